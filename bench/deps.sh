@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what lcpbench needs on Debian (12 "bookworm" or later): compiler, meson, ninja,
+# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot.  Skips the install when all are present.
+set -euo pipefail
+pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
+      libopenblas-dev liblapacke-dev gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "installing: ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi

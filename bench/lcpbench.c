@@ -1,0 +1,70 @@
+/* lcpbench.c: the command line of the suite (design.md section 8).  One table of
+ * subcommands; each subcommand lives in its own file and has --help. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct bench_command {
+    const char *name;
+    bench_cmd_fn *fn;
+    const char *summary;
+} bench_command;
+
+static const bench_command commands[] = {
+    {"list", bench_cmd_list, "list solvers, orderings (and scenes, tables)"},
+    {"solve", bench_cmd_solve, "solve instance folders with named solvers, CSV on stdout"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: lcpbench COMMAND [options]   (lcpbench COMMAND --help)\n\ncommands:\n");
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
+}
+
+int bench_cmd_list(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) {
+        printf("usage: lcpbench list [solvers|orders|forms]\n");
+        return 0;
+    }
+    int all = strcmp(what, "all") == 0, known = 0;
+    if (all || strcmp(what, "solvers") == 0) {
+        int n;
+        const lcp_solver *s = lcp_solvers(&n);
+        if (all) printf("solvers:\n");
+        for (int k = 0; k < n; k++) printf("  %-18s %s\n", s[k].name, s[k].description);
+        known = 1;
+    }
+    if (all || strcmp(what, "orders") == 0) {
+        if (all) printf("orders (--order):\n");
+        for (int o = LCP_ORDER_NATURAL; o <= LCP_ORDER_PERM; o++)
+            printf("  %s%s\n", lcp_order_name((lcp_order)o), o == LCP_ORDER_PERM ? ":FILE" : "");
+        known = 1;
+    }
+    if (all || strcmp(what, "forms") == 0) {
+        if (all) printf("forms (--form):\n");
+        for (int f = LCP_FORM_AUTO; f <= LCP_FORM_MATRIX_FREE; f++)
+            printf("  %s\n", lcp_form_name((lcp_form)f));
+        known = 1;
+    }
+    if (!known) {
+        bench_error("list", "unknown list '%s' (solvers, orders, forms)", what);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (strcmp(argv[1], commands[k].name) == 0) return commands[k].fn(argc - 1, argv + 1);
+    fprintf(stderr, "lcpbench: unknown command '%s' (lcpbench --help lists them)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,213 @@
+/* util.c: the plumbing every lcpbench subcommand shares: the monotonic clock, provenance
+ * lines, the progress line, output folders and files that never replace a user's results
+ * unless asked (written to a temporary name, renamed into place when complete). */
+#include "bench.h"
+#include "version.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            char *c = strchr(line, ':');
+            if (c) {
+                c++;
+                while (*c == ' ') c++;
+                c[strcspn(c, "\n")] = 0;
+                snprintf(buf, len, "%s", c);
+            }
+            break;
+        }
+    fclose(f);
+}
+
+void bench_provenance(FILE *f, int argc, char **argv)
+{
+    char cpu[256], date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cpu_model(cpu, sizeof cpu);
+    const char *threads = getenv("OPENBLAS_NUM_THREADS");
+    fprintf(f, "# lcpbench: %s (git %s)\n", LCPBENCH_VERSION, LCPBENCH_GIT);
+    fprintf(f, "# compiler: %s, flags: %s\n", LCPBENCH_CC, LCPBENCH_FLAGS);
+    fprintf(f, "# cpu: %s (%ld online)\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f, "# libraries: %s; OpenBLAS %s, OPENBLAS_NUM_THREADS=%s\n", LCPBENCH_LIBS,
+            openblas_get_config(), threads ? threads : "unset");
+    fprintf(f, "# date: %s\n", date);
+    if (argv) {
+        fprintf(f, "# command:");
+        for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
+        fprintf(f, "\n");
+    }
+}
+
+void bench_progress_start(bench_progress *p, const char *label, long total)
+{
+    p->label = label;
+    p->total = total;
+    p->done = 0;
+    p->t0 = p->last = bench_now();
+    p->tty = isatty(STDERR_FILENO);
+}
+
+void bench_progress_step(bench_progress *p, long increment)
+{
+    p->done += increment;
+    if (!p->tty) return;
+    double t = bench_now();
+    if (t - p->last < 0.2 && p->done < p->total) return;
+    p->last = t;
+    double el = t - p->t0;
+    double eta = p->done > 0 ? el * (double)(p->total - p->done) / (double)p->done : 0.0;
+    fprintf(stderr, "\r%s: %ld/%ld (%.0f%%) %.1fs elapsed, ~%.0fs left   ", p->label, p->done,
+            p->total, p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, el, eta);
+    fflush(stderr);
+}
+
+void bench_progress_end(bench_progress *p)
+{
+    if (p->tty) fprintf(stderr, "\r%s: %ld/%ld done in %.1fs%30s\n", p->label, p->done, p->total,
+                        bench_now() - p->t0, "");
+}
+
+static void say(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (msg && len) vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+}
+
+int bench_mkdir_p(const char *dir, char *msg, size_t msglen)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        say(msg, msglen, "%s: path too long", dir);
+        return -1;
+    }
+    for (char *s = buf + 1; ; s++) {
+        char c = *s;
+        if (c == '/' || c == 0) {
+            *s = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                say(msg, msglen, "%s: cannot create folder: %s", buf, strerror(errno));
+                return -1;
+            }
+            struct stat st;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                say(msg, msglen, "%s: exists and is not a folder", buf);
+                return -1;
+            }
+            *s = c;
+        }
+        if (c == 0) break;
+    }
+    return 0;
+}
+
+int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t msglen)
+{
+    o->f = NULL;
+    if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path ||
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof o->tmp) {
+        say(msg, msglen, "%s: path too long", path);
+        return -1;
+    }
+    if (!force && access(path, F_OK) == 0) {
+        say(msg, msglen, "%s: exists (use --force to replace it)", path);
+        return -1;
+    }
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        say(msg, msglen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen)
+{
+    if (!o->f) return -1;
+    int bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (ok && !bad && rename(o->tmp, o->path) == 0) return 0;
+    if (ok) say(msg, msglen, "%s: write failed: %s", o->path, strerror(errno));
+    remove(o->tmp);
+    return -1;
+}
+
+void bench_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "lcpbench %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+int bench_opt(int argc, char **argv, int *k, const char *name, const char **val)
+{
+    const char *a = argv[*k];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n] != 0) return 0;
+    if (*k + 1 >= argc) {
+        fprintf(stderr, "lcpbench %s: %s needs a value\n", argv[0], name);
+        return -1;
+    }
+    *val = argv[++*k];
+    return 1;
+}
+
+int bench_parse_double(const char *cmd, const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != 0 || errno == ERANGE || v != v) {
+        bench_error(cmd, "%s: '%s' is not a number", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != 0 || errno == ERANGE || v < lo || v > hi) {
+        bench_error(cmd, "%s: '%s' is not an integer in %ld..%ld", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,330 @@
+/* csr.c: compressed sparse row matrices and the one allocation wrapper of liblcp.
+ *
+ * A CSR matrix stores row i's entries in j[p[i] .. p[i+1]-1] (columns ascending) and x[].
+ * Costs: matvec O(nnz); transpose O(nnz + ncol); multiply C = A B is Gustavson's row-by-row
+ * product with a dense accumulator, O(flops + nrow + ncol); jmjt forms J Minv J^T + diag(E)
+ * as (J Minv) J^T.  Indices are int: up to 2^31-1 entries.
+ */
+#include "lcp_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+void *lcp_malloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    return malloc(n * size > 0 ? n * size : 1);
+}
+
+void *lcp_calloc(size_t n, size_t size)
+{
+    return calloc(n > 0 ? n : 1, size > 0 ? size : 1);
+}
+
+void lcp_free(void *p) { free(p); }
+
+lcp_status lcp_csr_alloc(lcp_csr *A, int nrow, int ncol, int nnz)
+{
+    if (!A || nrow < 0 || ncol < 0 || nnz < 0) return LCP_ERR_ARG;
+    A->nrow = nrow;
+    A->ncol = ncol;
+    A->p = lcp_calloc((size_t)nrow + 1, sizeof(int));
+    A->j = lcp_calloc((size_t)nnz, sizeof(int));
+    A->x = lcp_calloc((size_t)nnz, sizeof(double));
+    if (!A->p || !A->j || !A->x) {
+        lcp_csr_free(A);
+        return LCP_ERR_NOMEM;
+    }
+    return LCP_OK;
+}
+
+void lcp_csr_free(lcp_csr *A)
+{
+    if (!A) return;
+    lcp_free(A->p);
+    lcp_free(A->j);
+    lcp_free(A->x);
+    A->p = NULL;
+    A->j = NULL;
+    A->x = NULL;
+    A->nrow = A->ncol = 0;
+}
+
+void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y)
+{
+    for (int i = 0; i < A->nrow; i++) {
+        double s = 0.0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]]; /* y_i = A_i x */
+        y[i] = s;
+    }
+}
+
+void lcp_csr_matvec_t(const lcp_csr *A, const double *x, double *y)
+{
+    memset(y, 0, (size_t)A->ncol * sizeof(double));
+    for (int i = 0; i < A->nrow; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) y[A->j[k]] += A->x[k] * x[i]; /* y += A_i^T x_i */
+}
+
+/* Sort each row's entries by column (insertion sort: rows are short) and sum duplicates. */
+static void csr_sort_sum(lcp_csr *A)
+{
+    int nz = 0;
+    for (int i = 0; i < A->nrow; i++) {
+        int a = A->p[i], b = A->p[i + 1];
+        for (int k = a + 1; k < b; k++) {
+            int jk = A->j[k];
+            double xk = A->x[k];
+            int t = k - 1;
+            while (t >= a && A->j[t] > jk) {
+                A->j[t + 1] = A->j[t];
+                A->x[t + 1] = A->x[t];
+                t--;
+            }
+            A->j[t + 1] = jk;
+            A->x[t + 1] = xk;
+        }
+        A->p[i] = nz;
+        for (int k = a; k < b; k++) {
+            if (nz > A->p[i] && A->j[nz - 1] == A->j[k]) {
+                A->x[nz - 1] += A->x[k];
+            } else {
+                A->j[nz] = A->j[k];
+                A->x[nz] = A->x[k];
+                nz++;
+            }
+        }
+    }
+    A->p[A->nrow] = nz;
+}
+
+lcp_status lcp_csr_from_triplets(lcp_csr *A, int nrow, int ncol, int nnz, const int *ti,
+                                 const int *tj, const double *tx)
+{
+    if (!A || nrow < 0 || ncol < 0 || nnz < 0 || (nnz > 0 && (!ti || !tj || !tx)))
+        return LCP_ERR_ARG;
+    for (int k = 0; k < nnz; k++)
+        if (ti[k] < 0 || ti[k] >= nrow || tj[k] < 0 || tj[k] >= ncol) return LCP_ERR_ARG;
+    lcp_status st = lcp_csr_alloc(A, nrow, ncol, nnz);
+    if (st != LCP_OK) return st;
+    for (int k = 0; k < nnz; k++) A->p[ti[k] + 1]++;            /* row counts */
+    for (int i = 0; i < nrow; i++) A->p[i + 1] += A->p[i];      /* cumulative */
+    int *next = lcp_malloc((size_t)nrow + 1, sizeof(int));
+    if (!next) {
+        lcp_csr_free(A);
+        return LCP_ERR_NOMEM;
+    }
+    memcpy(next, A->p, ((size_t)nrow + 1) * sizeof(int));
+    for (int k = 0; k < nnz; k++) {                             /* scatter, stable */
+        int d = next[ti[k]]++;
+        A->j[d] = tj[k];
+        A->x[d] = tx[k];
+    }
+    lcp_free(next);
+    csr_sort_sum(A);
+    return LCP_OK;
+}
+
+lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T)
+{
+    if (!A || !T || !A->p) return LCP_ERR_ARG;
+    int nz = LCP_CSR_NNZ(A);
+    lcp_status st = lcp_csr_alloc(T, A->ncol, A->nrow, nz);
+    if (st != LCP_OK) return st;
+    for (int k = 0; k < nz; k++) T->p[A->j[k] + 1]++;
+    for (int c = 0; c < A->ncol; c++) T->p[c + 1] += T->p[c];
+    int *next = lcp_malloc((size_t)A->ncol + 1, sizeof(int));
+    if (!next) {
+        lcp_csr_free(T);
+        return LCP_ERR_NOMEM;
+    }
+    memcpy(next, T->p, ((size_t)A->ncol + 1) * sizeof(int));
+    for (int i = 0; i < A->nrow; i++)                  /* rows in order: columns of T sorted */
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int d = next[A->j[k]]++;
+            T->j[d] = i;
+            T->x[d] = A->x[k];
+        }
+    lcp_free(next);
+    return LCP_OK;
+}
+
+lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C)
+{
+    if (!A || !C || !A->p) return LCP_ERR_ARG;
+    int nz = LCP_CSR_NNZ(A);
+    lcp_status st = lcp_csr_alloc(C, A->nrow, A->ncol, nz);
+    if (st != LCP_OK) return st;
+    memcpy(C->p, A->p, ((size_t)A->nrow + 1) * sizeof(int));
+    memcpy(C->j, A->j, (size_t)nz * sizeof(int));
+    memcpy(C->x, A->x, (size_t)nz * sizeof(double));
+    return LCP_OK;
+}
+
+/* Gustavson: row i of C = sum_k A_ik B_k.  Two passes: count, then fill. */
+lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C)
+{
+    if (!A || !B || !C || !A->p || !B->p || A->ncol != B->nrow) return LCP_ERR_ARG;
+    lcp_status st = LCP_OK;
+    int m = A->nrow, n = B->ncol;
+    int *mark = lcp_malloc((size_t)n, sizeof(int));
+    double *acc = lcp_calloc((size_t)n, sizeof(double));
+    C->p = NULL;
+    if (!mark || !acc) {
+        st = LCP_ERR_NOMEM;
+        goto done;
+    }
+    for (int c = 0; c < n; c++) mark[c] = -1;
+    long total = 0;
+    for (int i = 0; i < m; i++) {                                   /* pass 1: count */
+        for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
+            int r = A->j[ka];
+            for (int kb = B->p[r]; kb < B->p[r + 1]; kb++)
+                if (mark[B->j[kb]] != i) {
+                    mark[B->j[kb]] = i;
+                    total++;
+                }
+        }
+    }
+    if (total > INT32_MAX) {
+        st = LCP_ERR_TOO_LARGE;
+        goto done;
+    }
+    st = lcp_csr_alloc(C, m, n, (int)total);
+    if (st != LCP_OK) goto done;
+    for (int c = 0; c < n; c++) mark[c] = -1;
+    int nz = 0;
+    for (int i = 0; i < m; i++) {                                   /* pass 2: fill */
+        int start = nz;
+        for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
+            int r = A->j[ka];
+            double a = A->x[ka];
+            for (int kb = B->p[r]; kb < B->p[r + 1]; kb++) {
+                int c = B->j[kb];
+                if (mark[c] != i) {
+                    mark[c] = i;
+                    C->j[nz++] = c;
+                    acc[c] = 0.0;
+                }
+                acc[c] += a * B->x[kb];                             /* C_ic += A_ir B_rc */
+            }
+        }
+        for (int k = start; k < nz; k++) C->x[k] = acc[C->j[k]];
+        C->p[i + 1] = nz;
+    }
+    csr_sort_sum(C);                                                /* columns ascending */
+done:
+    lcp_free(mark);
+    lcp_free(acc);
+    return st;
+}
+
+/* position of (i, c) in A or -1 (binary search: columns ascending) */
+static int csr_find(const lcp_csr *A, int i, int c)
+{
+    int lo = A->p[i], hi = A->p[i + 1] - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (A->j[mid] == c) return mid;
+        if (A->j[mid] < c) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* J Minv J^T is symmetric in exact arithmetic, but its two triangles are summed in different
+ * orders; copy the lower triangle onto the upper so that A is exactly symmetric. */
+static void csr_mirror_lower(lcp_csr *A)
+{
+    for (int i = 0; i < A->nrow; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int c = A->j[k];
+            if (c <= i) continue;
+            int t = csr_find(A, c, i);
+            if (t >= 0) A->x[k] = A->x[t];                          /* a_ic = a_ci */
+        }
+}
+
+lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A)
+{
+    if (!J || !Minv || !A || !J->p || !Minv->p || J->ncol != Minv->nrow ||
+        Minv->nrow != Minv->ncol)
+        return LCP_ERR_ARG;
+    lcp_csr B = {0}, Jt = {0};
+    lcp_status st = lcp_csr_multiply(J, Minv, &B);                  /* B = J Minv */
+    if (st == LCP_OK) st = lcp_csr_transpose(J, &Jt);
+    if (st == LCP_OK) st = lcp_csr_multiply(&B, &Jt, A);            /* A = B J^T */
+    if (st == LCP_OK && E) {
+        /* add diag(E): every row of A = J Minv J^T with a nonzero row J_i has (i,i); rows
+         * with empty J_i get the diagonal inserted */
+        int missing = 0;
+        for (int i = 0; i < A->nrow; i++) {
+            int found = 0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++)
+                if (A->j[k] == i) {
+                    A->x[k] += E[i];                                /* a_ii += E_i */
+                    found = 1;
+                }
+            if (!found) missing++;
+        }
+        if (missing) {
+            int nz = LCP_CSR_NNZ(A);
+            int *ti = lcp_malloc((size_t)nz + (size_t)missing, sizeof(int));
+            int *tj = lcp_malloc((size_t)nz + (size_t)missing, sizeof(int));
+            double *tx = lcp_malloc((size_t)nz + (size_t)missing, sizeof(double));
+            if (!ti || !tj || !tx) st = LCP_ERR_NOMEM;
+            if (st == LCP_OK) {
+                int t = 0;
+                for (int i = 0; i < A->nrow; i++) {
+                    int found = 0;
+                    for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+                        ti[t] = i;
+                        tj[t] = A->j[k];
+                        tx[t++] = A->x[k];
+                        found |= A->j[k] == i;
+                    }
+                    if (!found) {
+                        ti[t] = i;
+                        tj[t] = i;
+                        tx[t++] = E[i];
+                    }
+                }
+                lcp_csr C = {0};
+                st = lcp_csr_from_triplets(&C, A->nrow, A->ncol, t, ti, tj, tx);
+                if (st == LCP_OK) {
+                    lcp_csr_free(A);
+                    *A = C;
+                }
+            }
+            lcp_free(ti);
+            lcp_free(tj);
+            lcp_free(tx);
+        }
+    }
+    if (st == LCP_OK) csr_mirror_lower(A);
+    if (st != LCP_OK) lcp_csr_free(A);
+    lcp_csr_free(&B);
+    lcp_csr_free(&Jt);
+    return st;
+}
+
+int lcp_csr_is_symmetric(const lcp_csr *A)
+{
+    if (!A || !A->p || A->nrow != A->ncol) return 0;
+    /* For each (i,j,x) find (j,i) by binary search in row j (columns ascending). */
+    for (int i = 0; i < A->nrow; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int hit = csr_find(A, A->j[k], i);
+            if (hit < 0 || A->x[hit] != A->x[k]) return 0;
+        }
+    return 1;
+}
+
+void lcp_csr_diag(const lcp_csr *A, double *d)
+{
+    for (int i = 0; i < A->nrow; i++) {
+        d[i] = 0.0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (A->j[k] == i) d[i] = A->x[k];
+    }
+}

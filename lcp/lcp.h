@@ -1,0 +1,269 @@
+/* lcp.h: the public interface of liblcp, the solver library of lcpbench.
+ *
+ * PROBLEM.  Find z with  w = A z + q,  lo <= z <= hi,  and for every row i
+ *     z_i = lo_i  =>  w_i >= 0,   z_i = hi_i  =>  w_i <= 0,   lo_i < z_i < hi_i  =>  w_i = 0.
+ * lo = 0, hi = +inf is the standard LCP  0 <= z _|_ w >= 0.  Friction coupling (ODE's
+ * convention): when findex[i] >= 0, row i's effective bounds are lo_i*|z_f| and hi_i*|z_f|
+ * with f = findex[i], recomputed from the newest z.  When the factors are present,
+ * A = J Minv J^T + diag(E).
+ *
+ * DATA.  Matrices are CSR (lcp_csr): row pointers p[0..nrow], column indices j[] sorted
+ * ascending in each row, values x[].  A problem (lcp_problem) owns all its arrays.
+ * Symmetric matrices are stored in full (both triangles) in memory.
+ *
+ * SOLVERS.  Every solver has the signature lcp_solve_fn and is listed once in the registry
+ * (lcp_solvers()).  status < 0: error, no usable answer; 0: converged; > 0: a usable answer
+ * with fine print (iteration cap, non-unique z, ...).  lcp_status_str() names each.
+ * The library prints nothing, never exits, and keeps no global mutable state.
+ *
+ * RESIDUAL.  One function, lcp_residual(), computes the natural-map residual
+ * r = z - mid(lo_eff, z - w, hi_eff) and its norms; every solver and the harness use it.
+ */
+#ifndef LCP_H
+#define LCP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes ------------------------------------------------------------------- */
+
+typedef enum lcp_status {
+    LCP_OK = 0,                   /* converged / exact */
+    LCP_MAXITER = 1,              /* usable: iteration cap reached before the tolerance */
+    LCP_NONUNIQUE = 2,            /* solved, but A is semi-definite: z not unique, w is */
+    LCP_NOT_SETTLED = 3,          /* usable: coupled friction bounds did not settle */
+    LCP_PIVOT_CAP = 4,            /* usable: pivot cap reached, best partition returned */
+    LCP_ERR_ARG = -1,             /* bad argument (NULL, size, option out of range) */
+    LCP_ERR_NOMEM = -2,           /* out of memory */
+    LCP_ERR_ZERO_DIAG = -3,       /* a_ii <= 0 at info->row (Gauss-Seidel cannot proceed) */
+    LCP_ERR_SINGULAR = -4,        /* singular pivot block at info->row */
+    LCP_ERR_NONFINITE = -5,       /* an iterate became NaN or Inf */
+    LCP_ERR_DIVERGED = -6,        /* residual grew beyond options.diverge times its start */
+    LCP_ERR_NEEDS_FACTORS = -7,   /* solver needs J and Minv */
+    LCP_ERR_NEEDS_SYMMETRIC = -8, /* solver needs a symmetric A */
+    LCP_ERR_TOO_LARGE = -9,       /* problem too large for this solver (dense forms) */
+    LCP_ERR_BREAKDOWN = -10,      /* numerical breakdown (pivoting, factorisation) */
+    LCP_ERR_IO = -11,             /* file missing, unreadable or unwritable */
+    LCP_ERR_FORMAT = -12,         /* malformed file or value (NaN, bad header, bad index) */
+    LCP_ERR_INCONSISTENT = -13,   /* files or arrays disagree (sizes, bounds, factors) */
+    LCP_ERR_UNSUPPORTED = -14     /* the solver does not support this problem's bounds */
+} lcp_status;
+
+const char *lcp_status_str(lcp_status s); /* short name, e.g. "converged", "zero-diagonal" */
+
+/* ---- sparse matrices (CSR) ---------------------------------------------------------- */
+
+typedef struct lcp_csr {
+    int nrow, ncol; /* dimensions */
+    int *p;         /* nrow+1 row pointers; NULL for an absent matrix */
+    int *j;         /* p[nrow] column indices, ascending within each row */
+    double *x;      /* p[nrow] values */
+} lcp_csr;
+
+#define LCP_CSR_NNZ(A) ((A)->p ? (A)->p[(A)->nrow] : 0)
+
+lcp_status lcp_csr_alloc(lcp_csr *A, int nrow, int ncol, int nnz); /* zeroed arrays */
+void lcp_csr_free(lcp_csr *A);                                       /* accepts empty */
+/* y = A x (y has nrow entries) */
+void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
+/* y = A^T x (y has ncol entries) */
+void lcp_csr_matvec_t(const lcp_csr *A, const double *x, double *y);
+/* Build from 0-based triplets; duplicates are summed; explicit zeros are kept. */
+lcp_status lcp_csr_from_triplets(lcp_csr *A, int nrow, int ncol, int nnz, const int *ti,
+                                 const int *tj, const double *tx);
+lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T); /* T = A^T */
+lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C);
+/* C = A B */
+lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C);
+/* A = J Minv J^T + diag(E) (E may be NULL).  Minv must be stored in full. */
+lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A);
+/* 1 when A == A^T exactly (values bit-equal), 0 otherwise */
+int lcp_csr_is_symmetric(const lcp_csr *A);
+/* d[i] = A_ii (0 when not stored) */
+void lcp_csr_diag(const lcp_csr *A, double *d);
+
+/* ---- the problem -------------------------------------------------------------------- */
+
+typedef struct lcp_problem {
+    int m;          /* rows (unknowns) */
+    lcp_csr A;      /* m x m, full storage */
+    double *q;      /* m */
+    double *lo;     /* m, always allocated (default 0) */
+    double *hi;     /* m, always allocated (default +inf) */
+    int *findex;    /* m (0-based normal row, -1 none) or NULL for no coupling */
+    int n;          /* body coordinates (columns of J); 0 without factors */
+    lcp_csr J;      /* m x n or absent (p == NULL) */
+    lcp_csr Minv;   /* n x n full storage, or absent */
+    double *E;      /* m regularisation or NULL (zero) */
+    double *z0;     /* m warm start or NULL */
+    double *zref;   /* m reference solution or NULL */
+    int symmetric;  /* 1 when A is exactly symmetric (set by lcp_problem_finish) */
+    char *meta;     /* contents of meta.txt ("key = value" lines) or NULL */
+} lcp_problem;
+
+void lcp_problem_init(lcp_problem *P);                    /* all empty */
+void lcp_problem_free(lcp_problem *P);                    /* frees everything, re-inits */
+int lcp_problem_has_factors(const lcp_problem *P);        /* J and Minv present */
+/* Allocate q, lo (0), hi (+inf) for m rows: the minimum a problem needs besides A. */
+lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
+/* Validate a complete problem and set P->symmetric.  On error, msg names the part
+ * ("A.mtx", "lo.mtx row 3", ...).  Checks: finite A, q, E, J, Minv, z0, zref; square A;
+ * lo <= hi (lo < +inf, hi > -inf); findex in range, not self, pointing at a row with
+ * lo = 0; factor sizes; A == J Minv J^T + diag(E) within a relative 1e-12. */
+lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
+
+/* ---- instance folders (design.md section 3) ----------------------------------------- */
+
+/* Read an instance folder; validates everything (lcp_problem_check) and names the file and
+ * line of the first problem in msg. */
+lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen);
+/* Write an instance folder (created if missing) with %.17g values: a round trip is
+ * bit-identical.  Each file is written to a temporary name and renamed, so a failure leaves
+ * no half-written file behind.  A is written `symmetric' (lower triangle) when symmetric. */
+lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, size_t msglen);
+/* One m x 1 `matrix array real general' file, written atomically. */
+lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg, size_t msglen);
+/* Read an m x 1 real array file; *v is allocated (malloc) and *m set. */
+lcp_status lcp_read_vector(const char *path, int *m, double **v, char *msg, size_t msglen);
+
+/* ---- residuals (design.md section 6) ------------------------------------------------- */
+
+typedef struct lcp_residuals {
+    double r2;     /* ||r||_2, r = z - mid(lo_eff, z - w, hi_eff) */
+    double rinf;   /* ||r||_inf */
+    double rel;    /* ||r||_2 / max(1, ||q||_2) */
+    double comp;   /* max |(z_i - bound) w_i| over rows: complementarity */
+    double infeas; /* max bound violation of z */
+} lcp_residuals;
+
+/* w (out, m entries) = A z + q and the residual norms of z.  The only residual function. */
+void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R);
+/* Effective bounds of row i at z (friction coupling applied). */
+void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
+/* Distances to the reference: ||z - zref||_inf / max(1, ||zref||_inf) and the same in w.
+ * Needs P->zref (returns LCP_ERR_ARG without it). */
+lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff,
+                            double *wdiff);
+
+/* ---- options and info ---------------------------------------------------------------- */
+
+typedef enum lcp_order {
+    LCP_ORDER_NATURAL = 0, /* 0, 1, ..., m-1 */
+    LCP_ORDER_REVERSE,     /* m-1, ..., 0 */
+    LCP_ORDER_SYMMETRIC,   /* forward then backward; each counts as a sweep */
+    LCP_ORDER_RANDOM,      /* fresh Fisher-Yates permutation every sweep (seeded) */
+    LCP_ORDER_RANDOM8,     /* reshuffled every 8 sweeps (ODE quickstep) */
+    LCP_ORDER_ERROR,       /* largest natural-map residual first, re-sorted each sweep */
+    LCP_ORDER_MASS,        /* largest effective mass 1/a_ii first */
+    LCP_ORDER_PERM         /* options.perm */
+} lcp_order;
+
+const char *lcp_order_name(lcp_order o);
+/* Parse "natural", "reverse", ..., "perm" (the CLI reads the FILE of perm:FILE). */
+lcp_status lcp_order_parse(const char *s, lcp_order *o);
+
+typedef enum lcp_form {
+    LCP_FORM_AUTO = 0,    /* matrix-free when J and Minv are present, else assembled */
+    LCP_FORM_ASSEMBLED,   /* CSR A */
+    LCP_FORM_MATRIX_FREE  /* J, Minv, E with u = Minv J^T z */
+} lcp_form;
+
+const char *lcp_form_name(lcp_form f);
+
+/* Observes one iterate: called at iteration 0 and after every sweep.  Must not modify. */
+typedef void lcp_monitor_fn(void *ctx, int iteration, const double *z);
+
+typedef struct lcp_options {
+    int max_iter;        /* 1000: sweep cap */
+    double tol;          /* 1e-6: stop at ||r||_2 <= tol; tol < 0 never tests (timing runs) */
+    int check_every;     /* 1: residual test every this many sweeps */
+    double omega;        /* 1.0: relaxation (pgs, jacobi) */
+    int omega_auto;      /* 0: jacobi, 1 = omega = 1/lambda_max(D^-1/2 A D^-1/2) */
+    lcp_order order;     /* LCP_ORDER_NATURAL */
+    uint64_t seed;       /* 1: random orderings */
+    const int *perm;     /* NULL: m 0-based rows for LCP_ORDER_PERM (caller owns) */
+    lcp_form form;       /* LCP_FORM_AUTO */
+    double beta;         /* 0: AMGS Omega scale; 0 = solver default */
+    double gamma;        /* 1.0: AMGS gamma */
+    int warm;            /* 0: start at mid(lo, 0, hi); 1: start from z as passed in */
+    double diverge;      /* 1e12: stop as diverged when ||r||_2 > diverge * max(1, ||r0||_2) */
+    long max_pivots;     /* 0: pivoting solvers' cap; 0 = solver default */
+    lcp_monitor_fn *monitor; /* NULL */
+    void *monitor_ctx;   /* NULL */
+} lcp_options;
+
+void lcp_options_default(lcp_options *o);
+
+typedef struct lcp_info {
+    lcp_status status;   /* as returned */
+    int iterations;      /* sweeps done (pivoting solvers: outer iterations) */
+    double residual;     /* ||r||_2 at return (lcp_residual) */
+    double residual_inf; /* ||r||_inf at return */
+    double work;         /* work units: sweeps, or pivots for pivoting solvers */
+    long pivots;         /* pivoting solvers */
+    long factorizations; /* pivoting solvers */
+    double flops;        /* pivoting solvers: factorisation flops reported by the library */
+    int row;             /* row involved in an error or warning, -1 when none */
+    lcp_form form;       /* form actually used */
+    double omega;        /* relaxation used */
+    double beta, gamma;  /* AMGS parameters used (0 otherwise) */
+    char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
+} lcp_info;
+
+void lcp_info_init(lcp_info *info);
+
+/* ---- solvers and the registry -------------------------------------------------------- */
+
+/* z: in = starting point when options->warm, out = the answer (m entries). */
+typedef lcp_status lcp_solve_fn(const lcp_problem *P, const lcp_options *opt, double *z,
+                                lcp_info *info);
+
+enum {
+    LCP_NEEDS_FACTORS = 1u,   /* needs J and Minv */
+    LCP_NEEDS_SYMMETRIC = 2u, /* needs symmetric A */
+    LCP_SUPPORTS_BOX = 4u,    /* finite / two-sided bounds */
+    LCP_SUPPORTS_FINDEX = 8u, /* friction coupling */
+    LCP_DENSE = 16u,          /* forms dense m x m data (size limited) */
+    LCP_DIRECT = 32u          /* a direct (pivoting) method: no sweeps, tol and max_iter
+                                 do not apply; timing reruns it as is */
+};
+
+typedef struct lcp_solver {
+    const char *name;        /* registry / CLI name, e.g. "pgs" */
+    const char *description; /* one line */
+    unsigned needs;          /* LCP_NEEDS_* | LCP_SUPPORTS_* */
+    lcp_solve_fn *solve;
+} lcp_solver;
+
+/* The registry: *count entries of a static const table. */
+const lcp_solver *lcp_solvers(int *count);
+const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
+/* Check that solver s supports P (factors, symmetry, bounds); LCP_OK or the status why not. */
+lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
+/* Check support, then solve.  info->status is set in every case. */
+lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
+                     double *z, lcp_info *info);
+
+/* ---- the shared iteration loop ------------------------------------------------------- */
+
+/* One sweep of an iterative solver: update z in place.  `sweep' counts from 1.
+ * Returns LCP_OK or an error status (setting *row when a row is to blame). */
+typedef lcp_status lcp_sweep_fn(void *ctx, int sweep, double *z, int *row);
+
+/* The loop every sweep solver uses: starting point, monitor at iteration 0 and after every
+ * sweep, residual test every check_every sweeps, non-finite and divergence checks, final
+ * residual and status in info. */
+lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
+                       void *ctx, double *z, lcp_info *info);
+
+/* Starting point: z = mid(lo_eff, 0, hi_eff) unless opt->warm (then z is projected). */
+void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LCP_H */

@@ -1,0 +1,120 @@
+/* lcp_internal.h: what the parts of liblcp share but users do not see.
+ *
+ * - allocation: lcp_malloc / lcp_calloc / lcp_free (one wrapper, NULL-safe free);
+ * - the seeded generator (splitmix64) used by random orderings and tests;
+ * - the row operator that gives (A z)_i from the newest z in either form, shared by the
+ *   Gauss-Seidel sweeps (pgs, amgs):
+ *     assembled:    (A z)_i = sum_j A_ij z_j                     cost nnz(A_i)
+ *     matrix-free:  (A z)_i = J_i u + E_i z_i,  u = Minv J^T z   cost nnz(J_i)
+ *                   after z_i changes by dz:  u += dz * (Minv J_i^T)   (row i of B = J Minv)
+ * - the orderer that yields each sweep's row order.
+ */
+#ifndef LCP_INTERNAL_H
+#define LCP_INTERNAL_H
+
+#include "lcp.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void *lcp_malloc(size_t n, size_t size);  /* NULL on overflow or failure */
+void *lcp_calloc(size_t n, size_t size);
+void lcp_free(void *p);                   /* accepts NULL */
+
+/* ---- generator: splitmix64 (Steele, Lea, Flood 2014), explicit state --------------- */
+static inline uint64_t lcp_rng_next(uint64_t *s)
+{
+    uint64_t x = (*s += 0x9E3779B97F4A7C15ull);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+/* uniform integer in [0, k) (k > 0), Lemire's multiply-shift without rejection bias
+ * worth worrying about for k << 2^32 */
+static inline int lcp_rng_below(uint64_t *s, int k)
+{
+    return (int)(((lcp_rng_next(s) >> 32) * (uint64_t)k) >> 32);
+}
+static inline double lcp_rng_uniform(uint64_t *s) /* [0, 1) */
+{
+    return (double)(lcp_rng_next(s) >> 11) * 0x1.0p-53;
+}
+
+static inline double lcp_mid(double lo, double x, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* ---- row operator --------------------------------------------------------------------- */
+typedef struct lcp_rowop {
+    const lcp_problem *P;
+    int mf;        /* 1 = matrix-free */
+    lcp_csr B;     /* matrix-free: B = J Minv (m x n), row i = (Minv J_i^T)^T */
+    double *u;     /* matrix-free: n entries, u = Minv J^T z */
+    double *diag;  /* m entries: a_ii (from the factors in the matrix-free form) */
+} lcp_rowop;
+
+/* Choose the form (opt->form), build B and diag.  LCP_ERR_NEEDS_FACTORS when the
+ * matrix-free form is asked for without factors. */
+lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form);
+/* matrix-free: u = Minv J^T z  (call after the starting point is set) */
+void lcp_rowop_reset(lcp_rowop *op, const double *z);
+void lcp_rowop_free(lcp_rowop *op);
+
+/* (A z)_i with the newest z */
+static inline double lcp_rowop_dot(const lcp_rowop *op, int i, const double *z)
+{
+    double s = 0.0;
+    if (op->mf) {
+        const lcp_csr *J = &op->P->J;
+        for (int k = J->p[i]; k < J->p[i + 1]; k++) s += J->x[k] * op->u[J->j[k]];
+        if (op->P->E) s += op->P->E[i] * z[i];
+    } else {
+        const lcp_csr *A = &op->P->A;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * z[A->j[k]];
+    }
+    return s;
+}
+
+/* after z_i changed by dz */
+static inline void lcp_rowop_update(lcp_rowop *op, int i, double dz)
+{
+    if (op->mf && dz != 0.0) {
+        const lcp_csr *B = &op->B;
+        for (int k = B->p[i]; k < B->p[i + 1]; k++) op->u[B->j[k]] += dz * B->x[k];
+    }
+}
+
+/* effective bounds of row i with the newest z (friction coupling) */
+static inline void lcp_row_bounds(const lcp_problem *P, const double *z, int i, double *lo,
+                                  double *hi)
+{
+    if (P->findex && P->findex[i] >= 0) {
+        double zn = fabs(z[P->findex[i]]);
+        *lo = P->lo[i] * zn;
+        *hi = P->hi[i] * zn;
+    } else {
+        *lo = P->lo[i];
+        *hi = P->hi[i];
+    }
+}
+
+/* ---- orderings ------------------------------------------------------------------------ */
+typedef struct lcp_orderer {
+    lcp_order kind;
+    int m;
+    int *perm;        /* m: the current order */
+    void *sort;       /* m (key, row) pairs: sort workspace (error, mass) */
+    double *w;        /* m: workspace for the error ordering */
+    uint64_t rng;     /* generator state (random, random8) */
+    const lcp_problem *P;
+} lcp_orderer;
+
+/* diag: a_ii (for mass).  Validates opt->perm for LCP_ORDER_PERM. */
+lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_options *opt,
+                          const double *diag);
+/* the order of sweep k (k >= 1), computed from the current z where the ordering needs it */
+const int *lcp_order_next(lcp_orderer *o, int k, const double *z);
+void lcp_order_free(lcp_orderer *o);
+
+#endif /* LCP_INTERNAL_H */

@@ -1,0 +1,95 @@
+/* options.c: defaults of the options (beside each field in lcp.h), the info record, and the
+ * names of statuses, orderings and forms (names are part of the API, as in libsamplerate). */
+#include "lcp_internal.h"
+
+#include <string.h>
+
+void lcp_options_default(lcp_options *o)
+{
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->max_iter = 1000;
+    o->tol = 1e-6;
+    o->check_every = 1;
+    o->omega = 1.0;
+    o->omega_auto = 0;
+    o->order = LCP_ORDER_NATURAL;
+    o->seed = 1;
+    o->perm = NULL;
+    o->form = LCP_FORM_AUTO;
+    o->beta = 0.0;
+    o->gamma = 1.0;
+    o->warm = 0;
+    o->diverge = 1e12;
+    o->max_pivots = 0;
+    o->monitor = NULL;
+    o->monitor_ctx = NULL;
+}
+
+void lcp_info_init(lcp_info *info)
+{
+    if (!info) return;
+    memset(info, 0, sizeof *info);
+    info->status = LCP_ERR_ARG;
+    info->residual = NAN;
+    info->residual_inf = NAN;
+    info->flops = 0.0;
+    info->row = -1;
+    info->form = LCP_FORM_AUTO;
+}
+
+const char *lcp_status_str(lcp_status s)
+{
+    switch (s) {
+    case LCP_OK: return "converged";
+    case LCP_MAXITER: return "max-iterations";
+    case LCP_NONUNIQUE: return "solved-nonunique";
+    case LCP_NOT_SETTLED: return "friction-not-settled";
+    case LCP_PIVOT_CAP: return "pivot-cap";
+    case LCP_ERR_ARG: return "bad-argument";
+    case LCP_ERR_NOMEM: return "out-of-memory";
+    case LCP_ERR_ZERO_DIAG: return "zero-diagonal";
+    case LCP_ERR_SINGULAR: return "singular-block";
+    case LCP_ERR_NONFINITE: return "non-finite";
+    case LCP_ERR_DIVERGED: return "diverged";
+    case LCP_ERR_NEEDS_FACTORS: return "needs-factors";
+    case LCP_ERR_NEEDS_SYMMETRIC: return "needs-symmetric";
+    case LCP_ERR_TOO_LARGE: return "too-large";
+    case LCP_ERR_BREAKDOWN: return "breakdown";
+    case LCP_ERR_IO: return "io-error";
+    case LCP_ERR_FORMAT: return "bad-format";
+    case LCP_ERR_INCONSISTENT: return "inconsistent";
+    case LCP_ERR_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown-status";
+}
+
+static const char *const order_names[] = {"natural", "reverse", "symmetric", "random",
+                                          "random8", "error",   "mass",      "perm"};
+
+const char *lcp_order_name(lcp_order o)
+{
+    if ((int)o < 0 || (size_t)o >= sizeof order_names / sizeof order_names[0]) return "?";
+    return order_names[o];
+}
+
+lcp_status lcp_order_parse(const char *s, lcp_order *o)
+{
+    if (!s || !o) return LCP_ERR_ARG;
+    for (size_t k = 0; k < sizeof order_names / sizeof order_names[0]; k++)
+        if (strcmp(s, order_names[k]) == 0) {
+            *o = (lcp_order)k;
+            return LCP_OK;
+        }
+    return LCP_ERR_ARG;
+}
+
+const char *lcp_form_name(lcp_form f)
+{
+    switch (f) {
+    case LCP_FORM_AUTO: return "auto";
+    case LCP_FORM_ASSEMBLED: return "assembled";
+    case LCP_FORM_MATRIX_FREE: return "matrix-free";
+    }
+    return "?";
+}

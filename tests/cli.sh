@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# cli.sh LCPBENCH MKINST: the command line's contract (design.md section 8), as TAP.
+# Every bad input gets one line on stderr and a non-zero exit, and loses nothing.
+set -u
+LB=$1
+MK=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0
+fails=0
+ok() { # ok NAME COMMAND...: passes when COMMAND succeeds
+  local name=$1; shift
+  n=$((n + 1))
+  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
+}
+# run: stdout to $T/out, stderr to $T/err, exit code to $T/rc
+run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+one_line_err() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$1" "$T/err"; }
+
+"$MK" "$T/inst" 7 || { echo "Bail out! mkinst failed"; exit 1; }
+"$MK" "$T/fric" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
+"$MK" "$T/zd" 9 0 4 || { echo "Bail out! mkinst failed"; exit 1; }
+
+run "$LB" list solvers
+ok "list/solvers-names-pgs-and-jacobi" bash -c "rc_is() { [ \"\$(cat $T/rc)\" = 0 ]; }; rc_is && grep -q '^  pgs ' $T/out && grep -q '^  jacobi ' $T/out"
+
+run "$LB" solve "$T/inst" --solver pgs,jacobi --reps 1 --tol 1e-8 --maxit 100000 --omega auto
+ok "solve/exit-0" rc_is 0
+ok "solve/csv-header" bash -c "head -1 $T/out | grep -q '^instance,solver,status,iterations,residual,residual_inf,time_s,'"
+ok "solve/pgs-converged" bash -c "grep -q '^inst,pgs,converged,' $T/out"
+ok "solve/two-rows" bash -c "[ \$(wc -l <$T/out) = 3 ]"
+ok "solve/residual-below-tol" bash -c "awk -F, 'NR==2 { exit !(\$5 <= 1e-8 && \$5 != \"\") }' $T/out"
+ok "solve/no-nan-printed" bash -c "! grep -qi nan $T/out"
+
+run "$LB" solve "$T/fric" --solver pgs --reps 0 --form assembled --tol 1e-9 --maxit 5000
+cp "$T/out" "$T/asm.csv"
+run "$LB" solve "$T/fric" --solver pgs --reps 0 --form matrix-free --tol 1e-9 --maxit 5000
+ok "solve/forms-same-iterations" bash -c "[ \"\$(cut -d, -f3,4 $T/asm.csv)\" = \"\$(cut -d, -f3,4 $T/out)\" ]"
+
+run "$LB" solve "$T/fric" --solver pgs --reps 0 --order random --seed 5 --maxit 30 --tol -1
+cp "$T/out" "$T/r1.csv"
+run "$LB" solve "$T/fric" --solver pgs --reps 0 --order random --seed 5 --maxit 30 --tol -1
+ok "solve/deterministic-bytes" cmp -s "$T/r1.csv" "$T/out"
+
+run "$LB" solve "$T/inst" --solver pgs --reps 0 --history "$T/hist" --solution "$T/sol"
+ok "solve/history-written" bash -c "grep -q '^iteration,residual,residual_inf,time_s$' $T/hist/inst__pgs.csv && grep -q '^# lcpbench' $T/hist/inst__pgs.csv"
+ok "solve/history-starts-at-iteration-0" bash -c "grep -v '^#' $T/hist/inst__pgs.csv | sed -n 2p | grep -q '^0,'"
+ok "solve/solution-written" bash -c "head -1 $T/sol/inst__pgs.mtx | grep -q '^%%MatrixMarket matrix array real general'"
+cp "$T/hist/inst__pgs.csv" "$T/hist.keep"
+run "$LB" solve "$T/inst" --solver pgs --reps 0 --history "$T/hist"
+ok "solve/history-not-overwritten-without-force" bash -c "[ \$(cat $T/rc) = 1 ] && grep -q 'exists' $T/err && cmp -s $T/hist.keep $T/hist/inst__pgs.csv"
+run "$LB" solve "$T/inst" --solver pgs --reps 0 --history "$T/hist" --force
+ok "solve/history-replaced-with-force" rc_is 0
+
+run "$LB" solve "$T/inst" --solver nope
+ok "bad/unknown-solver-exit-2" rc_is 2
+ok "bad/unknown-solver-one-line" one_line_err "unknown solver 'nope'"
+run "$LB" solve "$T/inst" --solver pgs --order sideways
+ok "bad/unknown-ordering" bash -c "[ \$(cat $T/rc) = 2 ] && [ \$(wc -l <$T/err) = 1 ] && grep -q sideways $T/err"
+run "$LB" solve "$T/inst" --solver pgs --frobnicate
+ok "bad/unknown-option" bash -c "[ \$(cat $T/rc) = 2 ] && grep -q -- '--frobnicate' $T/err"
+run "$LB" solve "$T/inst" --solver pgs --tol abc
+ok "bad/not-a-number" bash -c "[ \$(cat $T/rc) = 2 ] && grep -q -- \"--tol: 'abc'\" $T/err"
+run "$LB" solve "$T/inst" --solver pgs --omega 3
+ok "bad/omega-out-of-range" bash -c "[ \$(cat $T/rc) = 2 ] && grep -q -- '--omega' $T/err"
+run "$LB" frobnicate
+ok "bad/unknown-command" bash -c "[ \$(cat $T/rc) = 2 ] && grep -q frobnicate $T/err"
+run "$LB" solve "$T/missing" --solver pgs
+ok "bad/missing-folder-names-it" bash -c "[ \$(cat $T/rc) = 1 ] && [ \$(wc -l <$T/err) = 1 ] && grep -q '$T/missing' $T/err"
+
+cp -r "$T/inst" "$T/nanq"
+awk 'NR == 3 { $0 = "nan" } 1' "$T/inst/q.mtx" >"$T/nanq/q.mtx"
+run "$LB" solve "$T/nanq" --solver pgs
+ok "bad/nan-in-q-names-file" bash -c "[ \$(cat $T/rc) = 1 ] && [ \$(wc -l <$T/err) = 1 ] && grep -q 'q.mtx' $T/err && ! grep -q nanq,pgs $T/out"
+
+run "$LB" solve "$T/zd" --solver pgs,jacobi --reps 0
+ok "bad/zero-diagonal-names-row" bash -c "[ \$(cat $T/rc) = 1 ] && grep -q 'zero-diagonal at row 4' $T/err && grep -q '^zd,pgs,zero-diagonal,' $T/out"
+
+run "$LB" solve "$T/inst" --solver pgs --history /proc/no/such/dir
+ok "bad/unwritable-output-folder" bash -c "[ \$(cat $T/rc) = 2 ] && [ \$(wc -l <$T/err) = 1 ] && [ ! -e /proc/no ]"
+cp -r "$T/inst" "$T/noz0" && rm "$T/noz0/z0.mtx"
+run "$LB" solve "$T/noz0" --solver pgs --warm
+ok "bad/warm-without-z0" bash -c "[ \$(cat $T/rc) = 1 ] && grep -q z0.mtx $T/err"
+echo "0 1 2" >"$T/perm3"
+run "$LB" solve "$T/inst" --solver pgs --order "perm:$T/perm3"
+ok "bad/permutation-wrong-length" bash -c "[ \$(cat $T/rc) = 1 ] && grep -q 'permutation' $T/err"
+m=$(awk '!/^%/ {print $1; exit}' "$T/inst/q.mtx")
+seq $((m - 1)) -1 0 >"$T/permr"
+run "$LB" solve "$T/inst" --solver pgs --order "perm:$T/permr" --reps 0
+cp "$T/out" "$T/perm.csv"
+run "$LB" solve "$T/inst" --solver pgs --order reverse --reps 0
+ok "solve/perm-file-equals-reverse" bash -c "[ \"\$(cut -d, -f3-6 $T/perm.csv)\" = \"\$(cut -d, -f3-6 $T/out)\" ]"
+
+for c in list solve; do
+  run "$LB" $c --help
+  ok "help/$c" bash -c "[ \$(cat $T/rc) = 0 ] && grep -q usage $T/out"
+done
+echo "1..$n"
+[ $fails = 0 ]
