@@ -308,16 +308,43 @@ lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, 
     return st;
 }
 
+/* 1 when A == A^T exactly (values bit-equal), in O(nnz + n) without searching: visiting rows i in order, the entries (c, i) above the
+ * diagonal of each row c are met in column order, so a cursor per row c pairs them with the
+ * entries (i, c) below the diagonal.  Needs a valid CSR (sorted, in range). */
+lcp_status lcp_csr_symmetric(const lcp_csr *A, int *sym)
+{
+    int n = A->nrow, *next = NULL;
+    lcp_status st = LCP_OK;
+    *sym = 0;
+    if (A->nrow != A->ncol) goto done;
+    next = lcp_malloc((size_t)n + 1, sizeof(int));
+    if (!next) {
+        st = LCP_ERR_NOMEM;
+        goto done;
+    }
+    for (int c = 0; c < n; c++) {                                   /* first entry > c */
+        int k = A->p[c];
+        while (k < A->p[c + 1] && A->j[k] <= c) k++;
+        next[c] = k;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = A->p[i]; k < A->p[i + 1] && A->j[k] < i; k++) {
+            int c = A->j[k], t = next[c]++;                         /* a_ic <-> a_ci */
+            if (t >= A->p[c + 1] || A->j[t] != i || A->x[t] != A->x[k]) goto done;
+        }
+    for (int c = 0; c < n; c++)                                     /* no unpaired a_ci */
+        if (next[c] != A->p[c + 1]) goto done;
+    *sym = 1;
+done:
+    lcp_free(next);
+    return st;
+}
+
 int lcp_csr_is_symmetric(const lcp_csr *A)
 {
-    if (!A || !A->p || A->nrow != A->ncol) return 0;
-    /* For each (i,j,x) find (j,i) by binary search in row j (columns ascending). */
-    for (int i = 0; i < A->nrow; i++)
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            int hit = csr_find(A, A->j[k], i);
-            if (hit < 0 || A->x[hit] != A->x[k]) return 0;
-        }
-    return 1;
+    int sym = 0;
+    if (!A || !A->p || lcp_csr_symmetric(A, &sym) != LCP_OK) return 0;
+    return sym;
 }
 
 void lcp_csr_diag(const lcp_csr *A, double *d)

@@ -81,7 +81,9 @@ lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C);
 lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C);
 /* A = J Minv J^T + diag(E) (E may be NULL).  Minv must be stored in full. */
 lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A);
-/* 1 when A == A^T exactly (values bit-equal), 0 otherwise */
+/* *sym = 1 when A == A^T exactly (values bit-equal), else 0; O(nnz + n), valid CSR needed */
+lcp_status lcp_csr_symmetric(const lcp_csr *A, int *sym);
+/* the same as a plain answer (0 also when out of memory) */
 int lcp_csr_is_symmetric(const lcp_csr *A);
 /* d[i] = A_ii (0 when not stored) */
 void lcp_csr_diag(const lcp_csr *A, double *d);
@@ -112,8 +114,8 @@ int lcp_problem_has_factors(const lcp_problem *P);        /* J and Minv present 
 lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
 /* Validate a complete problem and set P->symmetric.  On error, msg names the part
  * ("A.mtx", "lo.mtx row 3", ...).  Checks: finite A, q, E, J, Minv, z0, zref; square A;
- * lo <= hi (lo < +inf, hi > -inf); findex in range, not self, pointing at a row with
- * lo = 0; factor sizes; A == J Minv J^T + diag(E) within a relative 1e-12. */
+ * lo <= hi (lo < +inf, hi > -inf); findex in range, not self, pointing at an uncoupled
+ * row (its own findex is -1); factor sizes; A == J Minv J^T + diag(E) within a relative 1e-12. */
 lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
 
 /* ---- instance folders (design.md section 3) ----------------------------------------- */

@@ -21,6 +21,10 @@ void *lcp_malloc(size_t n, size_t size);  /* NULL on overflow or failure */
 void *lcp_calloc(size_t n, size_t size);
 void lcp_free(void *p);                   /* accepts NULL */
 
+/* Write one message line into msg (when msg and msglen) and return st. */
+lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* ---- generator: splitmix64 (Steele, Lea, Flood 2014), explicit state --------------- */
 static inline uint64_t lcp_rng_next(uint64_t *s)
 {

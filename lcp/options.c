@@ -2,7 +2,20 @@
  * names of statuses, orderings and forms (names are part of the API, as in libsamplerate). */
 #include "lcp_internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
+{
+    if (msg && msglen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msglen, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
 
 void lcp_options_default(lcp_options *o)
 {
