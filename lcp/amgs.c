@@ -1,0 +1,429 @@
+/* amgs.c: the modulus-based accelerated Gauss-Seidel family (AMGS): amgs-D, amgs-I,
+ * amgs-D-explicit, amgs-I-explicit, and the non-accelerated baseline mgs.  One
+ * implementation; the variant (shape of Omega, method, form of the row operator) is decided
+ * once, before the loop, by the choice of sweep function and of omegahat_i = ohD a_ii + ohI.
+ *
+ * MODULUS VARIABLES (Bai 2010; Zheng and Yin 2013).  A vector x with
+ *     z = (|x| + x) / gamma,    w = Omega_hat (|x| - x) / gamma,    Omega_hat = gamma Omega,
+ * Omega a positive diagonal, gamma > 0 (these are the relations at a fixed point of the
+ * iteration below; solvers.md writes the second with Omega).  Only Omega_hat matters for
+ * the z-iterates: with y = x / gamma every formula below is free of gamma.
+ *
+ * THE ITERATION.  Two splittings A = M1 - N1 = M2 - N2:
+ *     (M1 + Omega_hat) x^{k+1} = N1 x^k + (Omega_hat - M2)|x^k| + N2 |x^{k+1}| - gamma q.
+ * AMGS takes M1 = D - L, N1 = U, M2 = D - U, N2 = L (A = D - L - U).  Row i of a sweep is
+ * then explicit, with s_i = sum_{j != i} a_ij z_j + q_i over the newest z:
+ *     x_i <- [ (omegahat_i - a_ii)|x_i| - gamma s_i ] / (omegahat_i + a_ii)
+ *     z_i <- 2 max(x_i, 0) / gamma
+ *   amgs-D: Omega = beta D, omegahat_i = gamma beta a_ii   (default beta = 0.5, gamma = 1)
+ *   amgs-I: Omega = beta I, omegahat_i = gamma beta        (default beta = mean(a_ii), gamma = 1)
+ * With omegahat_i = a_ii this is PGS; on rows with x_i >= 0 it is projected SOR with
+ * omega_i = 2 a_ii / (omegahat_i + a_ii) (solvers.md, facts 1-3; tests/test_amgs.c).
+ *
+ * FORMS (S. Miyamoto et al., "Sparsity exploitation of accelerated modulus-based
+ * Gauss-Seidel method for interactive rigid body simulations", 2019, arXiv:1910.09873):
+ * - Method 2.2 (amgs-D-explicit, amgs-I-explicit): the dense m x m matrix
+ *   A = J Minv J^T + diag(E) is formed with OpenBLAS, T = J Minv (sparse, block-diagonal
+ *   Minv) then A = T J^T by cblas_dgemm over the columns J uses; without factors (or with
+ *   options.form = assembled) the dense A is copied from the CSR A.  A sweep reads every row
+ *   of the dense A: (A z)_i = A(i,:) z.  Cost O(m^2) per sweep, O(m^2 n_J) to set up,
+ *   m^2 doubles of memory.
+ * - Method 3.1 (amgs-D, amgs-I): matrix-free, through the shared row operator
+ *   (lcp_internal.h): u = Minv J^T z, (A z)_i = J_i u + E_i z_i, and after row i changes z_i
+ *   by dz, u += dz (Minv J_i^T).  s_i = (A z)_i - a_ii z_i + q_i.  Cost O(nnz(J) +
+ *   nnz(J Minv)) per sweep.  An instance with no factors (or options.form = assembled) uses
+ *   the same update on the CSR A, O(nnz(A)) per sweep.  Same iterates as Method 2.2 up to
+ *   rounding.  1/(omegahat_i + a_ii) is stored beside x_i, so a row costs no division
+ *   and reads 24 bytes of its own (x_i, that constant, a_ii) where pgs reads 8.
+ * - Method 3.2 (boxed rows and friction; our reconstruction, the paper's formula is lost):
+ *   a row with effective bounds [lo_i, hi_i] (friction rows: recomputed from the newest
+ *   normal impulse) works with t_i = z_i - lo_i in [0, hi_i - lo_i]; its own problem is
+ *   w_i = a_ii t_i + (s_i + a_ii lo_i), so
+ *       x_i <- [ (omegahat_i - a_ii)|x_i| - gamma (s_i + a_ii lo_i) ] / (omegahat_i + a_ii)
+ *       t_i  = min(2 max(x_i, 0) / gamma, hi_i - lo_i);  if clamped x_i = gamma (hi_i - lo_i)/2
+ *       z_i  = lo_i + t_i.
+ *   With lo = 0, hi = +inf this is Method 3.1 bit for bit.  Two cases the paper does not
+ *   cover, our choices: a row with lo_i = -inf and finite hi_i is mirrored, t_i = hi_i - z_i
+ *   >= 0 with w'_i = -w_i (so the formula above with s_i + a_ii lo_i replaced by
+ *   -(s_i + a_ii hi_i) and z_i = hi_i - t_i); a free row (both bounds infinite) takes the
+ *   limit lo_i -> -inf of Method 3.2, which is SOR with omega_i = 2 a_ii/(omegahat_i + a_ii):
+ *       z_i <- [ (omegahat_i - a_ii) z_i - 2 s_i ] / (omegahat_i + a_ii).
+ *
+ * MGS (`mgs', Bai 2010, the non-accelerated method, for comparison; standard LCP only):
+ * one splitting M = D - L, N = U,
+ *     (M + Omega_hat) x^{k+1} = N x^k + (Omega_hat - A)|x^k| - gamma q,
+ * so row i uses, for the rows j already visited in the sweep, (x_j^{k+1} + |x_j^k|)/gamma in
+ * place of z_j: the row operator holds that vector v instead of z, and v is reset to z at
+ * the end of each sweep (a second pass over J Minv in the matrix-free form).  Omega = beta D,
+ * default beta = 1 (Omega_hat = D), gamma = 1; our choice, the spec names no default.
+ *
+ * START.  The loop (lcp_iterate) sets the starting z; the first sweep builds x consistent
+ * with it (and u = Minv J^T z): in the row's shifted variable t_i (above), x_i = gamma t_i/2
+ * when t_i > 0 (x_i = gamma (hi_i - lo_i)/2 at a finite upper bound), and
+ * x_i = -gamma max(w'_i, 0) / (2 omegahat_i) when t_i = 0, with w = A z + q: the value the
+ * fixed point of the iteration has at a row resting on its bound, so that a warm start at
+ * the solution stays there.  (The choice only matters through (omegahat_i - a_ii)|x_i|, so
+ * with omegahat = D the first sweep is exactly PGS whatever x starts at.)
+ *
+ * ERRORS.  a_ii <= 0: LCP_ERR_ZERO_DIAG with info->row.  beta < 0 (0 = the default) or
+ * gamma <= 0, or either not finite: LCP_ERR_ARG.  mgs on bounds other than lo = 0, hi = inf
+ * or with findex: LCP_ERR_UNSUPPORTED.  A NaN in s_i propagates to z_i (max(x, 0) is written
+ * so that it keeps NaN), so the loop's non-finite check sees it.  Method 2.2 refuses
+ * (LCP_ERR_TOO_LARGE, before allocating) when its dense arrays (m^2 doubles, plus 2 m n
+ * doubles to build A from the factors; the build uses only the n_J <= n columns J touches)
+ * would exceed AMGS_DENSE_CAP = 4 GiB or half of the physical memory (sysconf), whichever is
+ * smaller: 4 GiB of A alone is m = 23170.
+ *
+ * INFO.  info->beta, info->gamma (values used), info->shape ('D' or 'I'), info->form
+ * (Method 2.2 reports the source of its dense A: matrix-free = from J, Minv, E; assembled =
+ * from the CSR A), info->omega = 0.
+ *
+ * SOURCES.  Z.-Z. Bai, Modulus-based matrix splitting iteration methods for linear
+ * complementarity problems, Numer. Linear Algebra Appl. 17 (2010) 917-933.  N. Zheng and
+ * J.-F. Yin, Accelerated modulus-based matrix splitting iteration methods for linear
+ * complementarity problem, Numer. Algorithms 64 (2013) 245-262.  S. Miyamoto et al. 2019,
+ * arXiv:1910.09873 (above).  spec/solvers.md, "Modulus-based accelerated Gauss-Seidel".
+ */
+#include "lcp_internal.h"
+#include "solvers.h"
+
+#include <cblas.h>
+#include <string.h>
+#include <unistd.h>
+
+#define AMGS_DENSE_CAP ((double)4 * 1024 * 1024 * 1024) /* bytes, Method 2.2 limit */
+#define MGS_BETA 1.0 /* mgs default: Omega = D (gamma = 1) */
+
+/* x_i and the one row constant worth storing, side by side (one cache line per 4 rows) */
+typedef struct amgs_xr {
+    double x;   /* modulus variable x_i */
+    double inv; /* 1 / (omegahat_i + a_ii) */
+} amgs_xr;
+
+typedef struct amgs_ctx {
+    const lcp_problem *P;
+    int m;
+    double gamma;      /* gamma */
+    double tg;         /* 2 / gamma */
+    double ohD, ohI;   /* omegahat_i = ohD a_ii + ohI: (gamma beta, 0) for D, (0, gamma beta) I */
+    const double *d;   /* m: a_ii (row operator's or the dense A's diagonal) */
+    amgs_xr *x;        /* m: modulus variables x_i and 1 / (omegahat_i + a_ii) */
+    double *v;         /* mgs: m, the vector the row operator holds (see mgs_sweep) */
+    lcp_rowop op;      /* Method 3.1: assembled or matrix-free row operator */
+    double *Ad;        /* Method 2.2: dense A, m x m row-major (NULL otherwise) */
+    double *ddiag;     /* Method 2.2: its diagonal */
+    lcp_orderer ord;   /* row order of each sweep */
+} amgs_ctx;
+
+/* ---- one row: Method 3.2 (3.1 when lo = 0, hi = inf) --------------------------------- */
+
+/* s = (A z)_i - a_ii z_i + q_i; updates c->x[i] and returns the new z_i */
+static inline double amgs_row(amgs_ctx *c, int i, double s, const double *z)
+{
+    double lo, hi, a = c->d[i], *x = &c->x[i].x, inv = c->x[i].inv;
+    double oh = c->ohD * a + c->ohI;                    /* omegahat_i */
+    double c1 = (oh - a) * inv, c2 = c->gamma * inv;    /* (oh - a)/(oh + a), gamma/(oh + a) */
+    lcp_row_bounds(c->P, z, i, &lo, &hi);
+    if (lo > -INFINITY) { /* t = z - lo in [0, hi - lo] */
+        double xi = c1 * fabs(*x) - c2 * (s + a * lo);
+        /* x = [(oh - a)|x| - gamma (s + a lo)] / (oh + a) */
+        double t = xi < 0.0 ? 0.0 : c->tg * xi;        /* t = 2 max(x, 0) / gamma (NaN kept) */
+        if (t > hi - lo) {                              /* clamped at the upper bound */
+            *x = 0.5 * c->gamma * (hi - lo);            /* x = gamma (hi - lo) / 2 */
+            return hi;                                  /* z = lo + (hi - lo), exactly hi */
+        }
+        *x = xi;
+        return lo + t;                                  /* z = lo + t */
+    }
+    if (hi < INFINITY) { /* mirrored: t = hi - z >= 0, w' = -w */
+        *x = c1 * fabs(*x) + c2 * (s + a * hi);
+        return hi - (*x < 0.0 ? 0.0 : c->tg * *x);      /* z = hi - t */
+    }
+    /* free row: SOR with omega_i = 2 a / (oh + a), the limit lo -> -inf of the above:
+     * z = [(oh - a) z - 2 s] / (oh + a) */
+    double zi = c1 * z[i] - c->tg * c2 * s;
+    *x = 0.5 * c->gamma * zi;
+    return zi;
+}
+
+/* x consistent with the starting z (see START); w_i = (A z)_i + q_i */
+static inline void amgs_row_start(amgs_ctx *c, int i, double w, const double *z)
+{
+    double lo, hi, g = c->gamma, oh = c->ohD * c->d[i] + c->ohI;
+    lcp_row_bounds(c->P, z, i, &lo, &hi);
+    if (lo > -INFINITY) {
+        double t = z[i] - lo;
+        if (t >= hi - lo) c->x[i].x = 0.5 * g * (hi - lo);        /* at the upper bound */
+        else if (t > 0.0) c->x[i].x = 0.5 * g * t;               /* x = gamma t / 2 */
+        else c->x[i].x = -g * fmax(w, 0.0) / (2.0 * oh);         /* x = -gamma w/(2 oh) */
+    } else if (hi < INFINITY) {
+        double t = hi - z[i];
+        if (t > 0.0) c->x[i].x = 0.5 * g * t;
+        else c->x[i].x = -g * fmax(-w, 0.0) / (2.0 * oh);        /* w' = -w */
+    } else {
+        c->x[i].x = 0.5 * g * z[i];
+    }
+}
+
+/* ---- sweeps ---------------------------------------------------------------------------- */
+
+/* Method 3.1 / 3.2 through the row operator (matrix-free or assembled CSR) */
+static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row)
+{
+    amgs_ctx *c = ctx;
+    const double *q = c->P->q;
+    if (k == 1) { /* the loop has just set the starting z */
+        lcp_rowop_reset(&c->op, z);                              /* u = Minv J^T z */
+        for (int i = 0; i < c->m; i++)
+            amgs_row_start(c, i, lcp_rowop_dot(&c->op, i, z) + q[i], z);
+    }
+    const int *order = lcp_order_next(&c->ord, k, z);
+    for (int r = 0; r < c->m; r++) {
+        int i = order[r];
+        double s = lcp_rowop_dot(&c->op, i, z) - c->d[i] * z[i] + q[i];   /* s_i */
+        double zi = amgs_row(c, i, s, z);
+        double dz = zi - z[i];
+        z[i] = zi;
+        lcp_rowop_update(&c->op, i, dz);                         /* u += dz Minv J_i^T */
+    }
+    (void)row;
+    return LCP_OK;
+}
+
+/* Method 2.2: rows of the dense A */
+static lcp_status amgs_sweep_dense(void *ctx, int k, double *z, int *row)
+{
+    amgs_ctx *c = ctx;
+    const double *q = c->P->q;
+    int m = c->m;
+    if (k == 1)
+        for (int i = 0; i < m; i++)
+            amgs_row_start(c, i, cblas_ddot(m, c->Ad + (size_t)i * m, 1, z, 1) + q[i], z);
+    const int *order = lcp_order_next(&c->ord, k, z);
+    for (int r = 0; r < m; r++) {
+        int i = order[r];
+        double s = cblas_ddot(m, c->Ad + (size_t)i * m, 1, z, 1) - c->d[i] * z[i] + q[i];
+        z[i] = amgs_row(c, i, s, z);
+    }
+    (void)row;
+    return LCP_OK;
+}
+
+/* Bai's MGS (the non-accelerated baseline `mgs'), standard LCP only: M = D - L, N = U,
+ *     (M + Omega_hat) x^{k+1} = N x^k + (Omega_hat - A)|x^k| - gamma q,
+ * row i:  x_i <- [ (omegahat_i - a_ii)|x_i| - gamma s_i ] / (omegahat_i + a_ii),
+ *         s_i = sum_{j != i} a_ij v_j + q_i,   v_j = (x_j^{k+1} + |x_j^k|)/gamma for rows
+ * already visited in this sweep and v_j = z_j^k = (x_j^k + |x_j^k|)/gamma for the others.
+ * The row operator holds v instead of z (u = Minv J^T v); at the end of the sweep v is set
+ * to z^{k+1}, which costs a second pass over B = J Minv in the matrix-free form. */
+static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row)
+{
+    amgs_ctx *c = ctx;
+    const double *q = c->P->q;
+    double *v = c->v;
+    if (k == 1) {
+        for (int i = 0; i < c->m; i++) v[i] = z[i];
+        lcp_rowop_reset(&c->op, v);                              /* u = Minv J^T v */
+        for (int i = 0; i < c->m; i++)
+            amgs_row_start(c, i, lcp_rowop_dot(&c->op, i, v) + q[i], z);
+    }
+    const int *order = lcp_order_next(&c->ord, k, z);
+    for (int t = 0; t < c->m; t++) {
+        int i = order[t];
+        double a = c->d[i], oh = c->ohD * a + c->ohI, inv = c->x[i].inv;
+        double s = lcp_rowop_dot(&c->op, i, v) - a * v[i] + q[i];      /* s_i over v */
+        double xabs = fabs(c->x[i].x);                                 /* |x_i^k| */
+        double xi = ((oh - a) * xabs - c->gamma * s) * inv;
+        c->x[i].x = xi;
+        z[i] = xi < 0.0 ? 0.0 : c->tg * xi;                            /* 2 max(x,0)/gamma */
+        double vi = (xi + xabs) / c->gamma;                            /* (x' + |x|)/gamma */
+        lcp_rowop_update(&c->op, i, vi - v[i]);
+        v[i] = vi;
+    }
+    for (int i = 0; i < c->m; i++) { /* v <- z^{k+1} for the next sweep */
+        lcp_rowop_update(&c->op, i, z[i] - v[i]);
+        v[i] = z[i];
+    }
+    (void)row;
+    return LCP_OK;
+}
+
+/* ---- Method 2.2 setup: the dense A ----------------------------------------------------- */
+
+/* bytes Method 2.2 may allocate: min(AMGS_DENSE_CAP, physical memory / 2) */
+static double amgs_dense_limit(void)
+{
+    double cap = AMGS_DENSE_CAP;
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psize > 0 && 0.5 * (double)pages * (double)psize < cap)
+        cap = 0.5 * (double)pages * (double)psize;
+    return cap;
+}
+
+/* Ad (m x m, row-major) = J Minv J^T + diag(E) with cblas_dgemm over the nJ columns J
+ * uses: T = J Minv (sparse product), then A = T_d J_d^T with T_d, J_d dense m x nJ. */
+static lcp_status amgs_dense_from_factors(const lcp_problem *P, double *Ad)
+{
+    int m = P->m, n = P->n, nJ = 0;
+    lcp_csr T = {0};
+    int *col = lcp_malloc((size_t)(n > 0 ? n : 1), sizeof(int));
+    double *Td = NULL, *Jd = NULL;
+    lcp_status st = col ? LCP_OK : LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        for (int k = 0; k < n; k++) col[k] = -1;
+        for (int k = 0; k < LCP_CSR_NNZ(&P->J); k++) /* compact index of each used column */
+            if (col[P->J.j[k]] < 0) col[P->J.j[k]] = nJ++;
+        st = lcp_csr_multiply(&P->J, &P->Minv, &T);                   /* T = J Minv */
+    }
+    if (st == LCP_OK && nJ > 0) {
+        Td = lcp_calloc((size_t)m * (size_t)nJ, sizeof(double));
+        Jd = lcp_calloc((size_t)m * (size_t)nJ, sizeof(double));
+        if (!Td || !Jd) st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK && nJ > 0) {
+        for (int i = 0; i < m; i++) {
+            for (int k = P->J.p[i]; k < P->J.p[i + 1]; k++)
+                Jd[(size_t)i * nJ + col[P->J.j[k]]] += P->J.x[k];
+            for (int k = T.p[i]; k < T.p[i + 1]; k++) /* T's columns outside J's drop out */
+                if (col[T.j[k]] >= 0) Td[(size_t)i * nJ + col[T.j[k]]] += T.x[k];
+        }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, m, nJ, 1.0, Td, nJ, Jd, nJ,
+                    0.0, Ad, m);                                      /* A = T J^T */
+    } else if (st == LCP_OK) {
+        memset(Ad, 0, (size_t)m * (size_t)m * sizeof(double));
+    }
+    if (st == LCP_OK && P->E)
+        for (int i = 0; i < m; i++) Ad[(size_t)i * m + i] += P->E[i]; /* + diag(E) */
+    lcp_csr_free(&T);
+    lcp_free(col);
+    lcp_free(Td);
+    lcp_free(Jd);
+    return st;
+}
+
+/* c->Ad and c->ddiag; *form receives the source used */
+static lcp_status amgs_dense_init(amgs_ctx *c, const lcp_problem *P, lcp_form form_opt,
+                                  lcp_form *form)
+{
+    int m = P->m, has = lcp_problem_has_factors(P);
+    if (form_opt == LCP_FORM_MATRIX_FREE && !has) return LCP_ERR_NEEDS_FACTORS;
+    *form = (form_opt == LCP_FORM_ASSEMBLED || !has) ? LCP_FORM_ASSEMBLED
+                                                     : LCP_FORM_MATRIX_FREE;
+    double bytes = (double)m * (double)m * sizeof(double);
+    if (*form == LCP_FORM_MATRIX_FREE) bytes += 2.0 * (double)m * (double)P->n * sizeof(double);
+    if (bytes > amgs_dense_limit()) return LCP_ERR_TOO_LARGE;
+    c->Ad = lcp_malloc((size_t)m * (size_t)m, sizeof(double));
+    c->ddiag = lcp_malloc((size_t)m, sizeof(double));
+    if (!c->Ad || !c->ddiag) return LCP_ERR_NOMEM;
+    if (*form == LCP_FORM_MATRIX_FREE) {
+        lcp_status st = amgs_dense_from_factors(P, c->Ad);
+        if (st != LCP_OK) return st;
+    } else {
+        memset(c->Ad, 0, (size_t)m * (size_t)m * sizeof(double));
+        for (int i = 0; i < m; i++)
+            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
+                c->Ad[(size_t)i * m + P->A.j[k]] += P->A.x[k];
+    }
+    for (int i = 0; i < m; i++) c->ddiag[i] = c->Ad[(size_t)i * m + i];
+    return LCP_OK;
+}
+
+/* ---- the one implementation ------------------------------------------------------------- */
+
+enum { AMGS_M31, AMGS_M22, AMGS_MGS }; /* the method: 3.1 (and 3.2), 2.2, Bai's MGS */
+
+static lcp_status amgs_solve(const lcp_problem *P, const lcp_options *opt, double *z,
+                             lcp_info *info, char shape, int method)
+{
+    int dense = method == AMGS_M22;
+    if (!P || !opt || !z || !info) return LCP_ERR_ARG;
+    lcp_info_init(info);
+    amgs_ctx c = {.P = P, .m = P->m, .gamma = opt->gamma};
+    lcp_form form = LCP_FORM_AUTO;
+    int have_ord = 0;
+    double beta = opt->beta;
+    lcp_status st = LCP_OK;
+    if (P->m < 0 || !(beta >= 0.0 && beta < INFINITY) || !(c.gamma > 0.0 && c.gamma < INFINITY))
+        st = LCP_ERR_ARG;
+    for (int i = 0; st == LCP_OK && method == AMGS_MGS && i < P->m; i++)
+        if (P->lo[i] != 0.0 || P->hi[i] != INFINITY || (P->findex && P->findex[i] >= 0))
+            st = LCP_ERR_UNSUPPORTED;                     /* mgs: standard LCP only */
+    if (st == LCP_OK && dense) {                          /* Method 2.2: dense A */
+        st = amgs_dense_init(&c, P, opt->form, &form);
+        c.d = c.ddiag;
+    } else if (st == LCP_OK) {                            /* Method 3.1: row operator */
+        st = lcp_rowop_init(&c.op, P, opt->form);
+        form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+        c.d = c.op.diag;
+    }
+    for (int i = 0; st == LCP_OK && i < P->m; i++)
+        if (!(c.d[i] > 0.0)) {                            /* a_ii <= 0: cannot sweep */
+            st = LCP_ERR_ZERO_DIAG;
+            info->row = i;
+        }
+    if (st == LCP_OK && beta == 0.0) {                    /* defaults */
+        double sum = 0.0;
+        for (int i = 0; i < P->m; i++) sum += c.d[i];
+        beta = shape == 'I' ? (P->m > 0 ? sum / P->m : 1.0)         /* I: mean(a_ii) */
+               : method == AMGS_MGS ? MGS_BETA : 0.5;
+    }
+    if (st == LCP_OK) {
+        c.x = lcp_calloc((size_t)P->m, sizeof(amgs_xr));
+        if (method == AMGS_MGS) c.v = lcp_malloc((size_t)P->m, sizeof(double));
+        if (!c.x || (method == AMGS_MGS && !c.v)) st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK) {
+        double gb = c.gamma * beta;                       /* gamma beta */
+        c.tg = 2.0 / c.gamma;
+        c.ohD = shape == 'D' ? gb : 0.0;                  /* omegahat = gamma Omega */
+        c.ohI = shape == 'D' ? 0.0 : gb;
+        for (int i = 0; i < P->m; i++)
+            c.x[i].inv = 1.0 / (c.ohD * c.d[i] + c.ohI + c.d[i]);   /* 1 / (oh + a) */
+        st = lcp_order_init(&c.ord, P, opt, c.d);
+        have_ord = st == LCP_OK;
+    }
+    info->form = form;
+    info->beta = beta;
+    info->gamma = c.gamma;
+    info->shape = shape;
+    lcp_sweep_fn *sweep = method == AMGS_M22 ? amgs_sweep_dense
+                          : method == AMGS_MGS ? mgs_sweep : amgs_sweep_rowop;
+    if (st == LCP_OK) st = lcp_iterate(P, opt, sweep, &c, z, info);
+    if (have_ord) lcp_order_free(&c.ord);
+    lcp_rowop_free(&c.op);
+    lcp_free(c.Ad);
+    lcp_free(c.ddiag);
+    lcp_free(c.x);
+    lcp_free(c.v);
+    info->status = st;
+    return st;
+}
+
+/* ---- the registered entries --------------------------------------------------------------- */
+
+lcp_status lcp_amgs_D(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+{
+    return amgs_solve(P, opt, z, info, 'D', AMGS_M31);
+}
+
+lcp_status lcp_amgs_I(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+{
+    return amgs_solve(P, opt, z, info, 'I', AMGS_M31);
+}
+
+lcp_status lcp_amgs_D_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
+                               lcp_info *info)
+{
+    return amgs_solve(P, opt, z, info, 'D', AMGS_M22);
+}
+
+lcp_status lcp_amgs_I_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
+                               lcp_info *info)
+{
+    return amgs_solve(P, opt, z, info, 'I', AMGS_M22);
+}
+
+lcp_status lcp_mgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+{
+    return amgs_solve(P, opt, z, info, 'D', AMGS_MGS);
+}
