@@ -219,92 +219,91 @@ done:
     return st;
 }
 
-/* position of (i, c) in A or -1 (binary search: columns ascending) */
-static int csr_find(const lcp_csr *A, int i, int c)
-{
-    int lo = A->p[i], hi = A->p[i + 1] - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (A->j[mid] == c) return mid;
-        if (A->j[mid] < c) lo = mid + 1;
-        else hi = mid - 1;
-    }
-    return -1;
-}
-
-/* J Minv J^T is symmetric in exact arithmetic, but its two triangles are summed in different
- * orders; copy the lower triangle onto the upper so that A is exactly symmetric. */
-static void csr_mirror_lower(lcp_csr *A)
-{
-    for (int i = 0; i < A->nrow; i++)
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            int c = A->j[k];
-            if (c <= i) continue;
-            int t = csr_find(A, c, i);
-            if (t >= 0) A->x[k] = A->x[t];                          /* a_ic = a_ci */
-        }
-}
-
+/* A = J Minv J^T + diag(E), lower triangle first: row i of L = sum over r ascending of
+ * B_ir (J^T)_r restricted to columns c <= i (B = J Minv; rows of J^T are sorted, so each
+ * stops at c > i), plus E_i on the diagonal (inserted when row i of J is empty); the upper
+ * triangle is L's transpose, so A is exactly symmetric.  The same sums in the same order as
+ * the full product mirrored from its lower triangle, at half the flops, and no search. */
 lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A)
 {
     if (!J || !Minv || !A || !J->p || !Minv->p || J->ncol != Minv->nrow ||
         Minv->nrow != Minv->ncol)
         return LCP_ERR_ARG;
-    lcp_csr B = {0}, Jt = {0};
+    int m = J->nrow;
+    lcp_csr B = {0}, Jt = {0}, L = {0}, Lt = {0};
+    int *mark = NULL;
+    double *acc = NULL;
     lcp_status st = lcp_csr_multiply(J, Minv, &B);                  /* B = J Minv */
     if (st == LCP_OK) st = lcp_csr_transpose(J, &Jt);
-    if (st == LCP_OK) st = lcp_csr_multiply(&B, &Jt, A);            /* A = B J^T */
-    if (st == LCP_OK && E) {
-        /* add diag(E): every row of A = J Minv J^T with a nonzero row J_i has (i,i); rows
-         * with empty J_i get the diagonal inserted */
-        int missing = 0;
-        for (int i = 0; i < A->nrow; i++) {
-            int found = 0;
-            for (int k = A->p[i]; k < A->p[i + 1]; k++)
-                if (A->j[k] == i) {
-                    A->x[k] += E[i];                                /* a_ii += E_i */
-                    found = 1;
+    if (st == LCP_OK) {
+        mark = lcp_malloc((size_t)m + 1, sizeof(int));
+        acc = lcp_calloc((size_t)m + 1, sizeof(double));
+        if (!mark || !acc) st = LCP_ERR_NOMEM;
+    }
+    long total = 0;
+    for (int c = 0; st == LCP_OK && c < m; c++) mark[c] = -1;
+    for (int i = 0; st == LCP_OK && i < m; i++) {                   /* pass 1: count L */
+        int diag = 0;
+        for (int ka = B.p[i]; ka < B.p[i + 1]; ka++)
+            for (int kb = Jt.p[B.j[ka]]; kb < Jt.p[B.j[ka] + 1] && Jt.j[kb] <= i; kb++)
+                if (mark[Jt.j[kb]] != i) {
+                    mark[Jt.j[kb]] = i;
+                    total++;
+                    diag |= Jt.j[kb] == i;
                 }
-            if (!found) missing++;
-        }
-        if (missing) {
-            int nz = LCP_CSR_NNZ(A);
-            int *ti = lcp_malloc((size_t)nz + (size_t)missing, sizeof(int));
-            int *tj = lcp_malloc((size_t)nz + (size_t)missing, sizeof(int));
-            double *tx = lcp_malloc((size_t)nz + (size_t)missing, sizeof(double));
-            if (!ti || !tj || !tx) st = LCP_ERR_NOMEM;
-            if (st == LCP_OK) {
-                int t = 0;
-                for (int i = 0; i < A->nrow; i++) {
-                    int found = 0;
-                    for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-                        ti[t] = i;
-                        tj[t] = A->j[k];
-                        tx[t++] = A->x[k];
-                        found |= A->j[k] == i;
-                    }
-                    if (!found) {
-                        ti[t] = i;
-                        tj[t] = i;
-                        tx[t++] = E[i];
-                    }
+        if (!diag && E) total++;
+    }
+    if (st == LCP_OK && total > INT32_MAX) st = LCP_ERR_TOO_LARGE;
+    if (st == LCP_OK) st = lcp_csr_alloc(&L, m, m, (int)total);
+    for (int c = 0; st == LCP_OK && c < m; c++) mark[c] = -1;
+    for (int i = 0, nz = 0; st == LCP_OK && i < m; i++) {           /* pass 2: fill L */
+        int start = nz, diag = 0;
+        for (int ka = B.p[i]; ka < B.p[i + 1]; ka++) {
+            double a = B.x[ka];
+            for (int kb = Jt.p[B.j[ka]]; kb < Jt.p[B.j[ka] + 1] && Jt.j[kb] <= i; kb++) {
+                int c = Jt.j[kb];
+                if (mark[c] != i) {
+                    mark[c] = i;
+                    L.j[nz++] = c;
+                    acc[c] = 0.0;
+                    diag |= c == i;
                 }
-                lcp_csr C = {0};
-                st = lcp_csr_from_triplets(&C, A->nrow, A->ncol, t, ti, tj, tx);
-                if (st == LCP_OK) {
-                    lcp_csr_free(A);
-                    *A = C;
-                }
+                acc[c] += a * Jt.x[kb];                             /* L_ic += B_ir J_cr */
             }
-            lcp_free(ti);
-            lcp_free(tj);
-            lcp_free(tx);
+        }
+        if (E && diag) acc[i] += E[i];                              /* a_ii += E_i */
+        if (E && !diag) {
+            L.j[nz++] = i;
+            acc[i] = E[i];
+        }
+        for (int k = start; k < nz; k++) L.x[k] = acc[L.j[k]];
+        L.p[i + 1] = nz;
+    }
+    if (st == LCP_OK) csr_sort_sum(&L);                             /* columns ascending */
+    if (st == LCP_OK) st = lcp_csr_transpose(&L, &Lt);              /* upper = L^T */
+    if (st == LCP_OK) st = lcp_csr_alloc(A, m, m, 2 * LCP_CSR_NNZ(&L));
+    if (st == LCP_OK) {
+        int nz = 0;
+        for (int i = 0; i < m; i++) {          /* row i: L_i (c <= i), then Lt_i (c > i) */
+            for (int k = L.p[i]; k < L.p[i + 1]; k++) {
+                A->j[nz] = L.j[k];
+                A->x[nz++] = L.x[k];
+            }
+            for (int k = Lt.p[i]; k < Lt.p[i + 1]; k++)
+                if (Lt.j[k] > i) {
+                    A->j[nz] = Lt.j[k];
+                    A->x[nz++] = Lt.x[k];
+                }
+            A->p[i + 1] = nz;
         }
     }
-    if (st == LCP_OK) csr_mirror_lower(A);
     if (st != LCP_OK) lcp_csr_free(A);
+    lcp_free(mark);
+    lcp_free(acc);
     lcp_csr_free(&B);
     lcp_csr_free(&Jt);
+    lcp_csr_free(&L);
+    lcp_csr_free(&Lt);
     return st;
 }
 

@@ -1,0 +1,54 @@
+/* prob_internal.h: what the stepper's files share: 3-vector helpers, the rotation of a body
+ * (quaternion or angle to a row-major 3x3 matrix), the contact detection entry point and
+ * the generator the scenes draw their layouts from (splitmix64, lcp_internal.h). */
+#ifndef PROB_INTERNAL_H
+#define PROB_INTERNAL_H
+
+#include "lcp_internal.h"
+#include "prob.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline double v3_dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void v3_cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* y = M x, M 3x3 row-major */
+static inline void m3_apply(const double M[9], const double x[3], double y[3])
+{
+    for (int i = 0; i < 3; i++) y[i] = M[3 * i] * x[0] + M[3 * i + 1] * x[1] + M[3 * i + 2] * x[2];
+}
+
+/* R of body k (row-major): 3D from the unit quaternion, 2D a rotation about z by theta */
+static inline void prob_rotation(const prob_world *W, int k, double R[9])
+{
+    const double *q = W->rot + 4 * k;
+    if (W->dim == 2) {
+        double c = cos(q[0]), s = sin(q[0]);
+        double M[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+        memcpy(R, M, sizeof M);
+        return;
+    }
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z);     R[2] = 2 * (x * z + w * y);
+    R[3] = 2 * (x * y + w * z);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
+    R[6] = 2 * (x * z - w * y);     R[7] = 2 * (y * z + w * x);     R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* Contact detection (collide.c): a new array of *nout contacts (malloc'd), sorted by
+ * identity, impulses zero.  R holds the rotation of every body (9 per body). */
+lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout);
+
+/* identity order of two contacts: a, b, fa, fb */
+int prob_contact_cmp(const prob_contact *x, const prob_contact *y);
+
+#endif
