@@ -13,6 +13,10 @@
 /* ---- subcommands: int cmd(int argc, char **argv), argv[0] = subcommand name ---------- */
 typedef int bench_cmd_fn(int argc, char **argv);
 bench_cmd_fn bench_cmd_list, bench_cmd_solve;
+bench_cmd_fn bench_cmd_capture, bench_cmd_simulate;
+bench_cmd_fn bench_cmd_run, bench_cmd_plot, bench_cmd_profile, bench_cmd_table, bench_cmd_check;
+void bench_list_tables(FILE *f); /* names and one line each (table.c) */
+void bench_list_suites(FILE *f); /* built-in suites of lcpbench run (suite.c) */
 
 /* ---- option parsing ------------------------------------------------------------------ */
 /* 1 when argv[*k] is `--name value' (consumes the value) or `--name=value'; *val set.

@@ -1,8 +1,11 @@
 /* lcpbench.c: the command line of the suite (design.md section 8).  One table of
  * subcommands; each subcommand lives in its own file and has --help. */
 #include "bench.h"
+#include "prob.h"
 
+#include <cblas.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct bench_command {
@@ -14,6 +17,13 @@ typedef struct bench_command {
 static const bench_command commands[] = {
     {"list", bench_cmd_list, "list solvers, orderings (and scenes, tables)"},
     {"solve", bench_cmd_solve, "solve instance folders with named solvers, CSV on stdout"},
+    {"capture", bench_cmd_capture, "step a scene and write the LCP of chosen steps as folders"},
+    {"simulate", bench_cmd_simulate, "step a scene, one CSV line per step (stepper's solver)"},
+    {"run", bench_cmd_run, "run a suite (instances x solvers): runs.csv, histories, plots"},
+    {"plot", bench_cmd_plot, "redraw the convergence figures of a run folder"},
+    {"profile", bench_cmd_profile, "performance and data profiles of a run folder"},
+    {"table", bench_cmd_table, "regenerate a paper's table or figure (lcpbench list tables)"},
+    {"check", bench_cmd_check, "accuracy regression check against committed baselines"},
 };
 
 static void usage(FILE *f)
@@ -27,7 +37,7 @@ int bench_cmd_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
     if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) {
-        printf("usage: lcpbench list [solvers|orders|forms]\n");
+        printf("usage: lcpbench list [solvers|orders|scenes|forms|tables|suites]\n");
         return 0;
     }
     int all = strcmp(what, "all") == 0, known = 0;
@@ -44,6 +54,24 @@ int bench_cmd_list(int argc, char **argv)
             printf("  %s%s\n", lcp_order_name((lcp_order)o), o == LCP_ORDER_PERM ? ":FILE" : "");
         known = 1;
     }
+    if (all || strcmp(what, "scenes") == 0) {
+        int n;
+        const prob_scene *sc = prob_scenes(&n);
+        if (all) printf("scenes (lcpbench capture|simulate SCENE --help: parameters):\n");
+        for (int k = 0; k < n; k++)
+            printf("  %-18s %dD  %s\n", sc[k].name, sc[k].dim, sc[k].description);
+        known = 1;
+    }
+    if (all || strcmp(what, "tables") == 0) {
+        if (all) printf("tables (lcpbench table NAME --out DIR):\n");
+        bench_list_tables(stdout);
+        known = 1;
+    }
+    if (all || strcmp(what, "suites") == 0) {
+        if (all) printf("suites (lcpbench run SUITE --out DIR):\n");
+        bench_list_suites(stdout);
+        known = 1;
+    }
     if (all || strcmp(what, "forms") == 0) {
         if (all) printf("forms (--form):\n");
         for (int f = LCP_FORM_AUTO; f <= LCP_FORM_MATRIX_FREE; f++)
@@ -51,7 +79,7 @@ int bench_cmd_list(int argc, char **argv)
         known = 1;
     }
     if (!known) {
-        bench_error("list", "unknown list '%s' (solvers, orders, forms)", what);
+        bench_error("list", "unknown list '%s' (solvers, orders, scenes, forms, tables, suites)", what);
         return 2;
     }
     return 0;
@@ -59,6 +87,11 @@ int bench_cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* timing protocol (design.md section 7): single-threaded BLAS unless the user says */
+    if (!getenv("OPENBLAS_NUM_THREADS")) {
+        setenv("OPENBLAS_NUM_THREADS", "1", 0);
+        openblas_set_num_threads(1);
+    }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

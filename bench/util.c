@@ -52,8 +52,9 @@ void bench_provenance(FILE *f, int argc, char **argv)
     fprintf(f, "# lcpbench: %s (git %s)\n", LCPBENCH_VERSION, LCPBENCH_GIT);
     fprintf(f, "# compiler: %s, flags: %s\n", LCPBENCH_CC, LCPBENCH_FLAGS);
     fprintf(f, "# cpu: %s (%ld online)\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
-    fprintf(f, "# libraries: %s; OpenBLAS %s, OPENBLAS_NUM_THREADS=%s\n", LCPBENCH_LIBS,
-            openblas_get_config(), threads ? threads : "unset");
+    fprintf(f, "# libraries: %s; OpenBLAS build: %s, kernel %s, OPENBLAS_NUM_THREADS=%s\n",
+            LCPBENCH_LIBS, openblas_get_config(), openblas_get_corename(),
+            threads ? threads : "unset");
     fprintf(f, "# date: %s\n", date);
     if (argv) {
         fprintf(f, "# command:");

@@ -1,0 +1,351 @@
+/* check.c: `lcpbench check [DIR]': the accuracy regression check.  DIR (default
+ * results/check) holds
+ *     suite.txt      the regression suite (suite.c format): every committed instance x every
+ *                    registered solver (`solver all'), no timing (reps=0)
+ *     baseline.csv   the committed figures: instance,solver,figure,expected,bound
+ *     instances/     small instances (make-instances.sh regenerates them)
+ * The suite is run (quietly, into a temporary folder or --out), the figures are computed
+ * from runs.csv and the residual histories, and each is compared with its baseline line:
+ *     status         the solver's status name; must equal `expected'
+ *     iterations     sweeps to the tolerance (or done when capped): got <= bound
+ *     residual@K     ||r||_2 after K sweeps (the last one when the run stopped earlier):
+ *                    got <= bound
+ *     residual       ||r||_2 at the end of the run: got <= bound
+ *     zdiff, wdiff   distance of the final z and w to the reference: got <= bound
+ * Times are never compared.  Every regression prints one line naming instance, solver,
+ * figure, expected and got, and the exit code is 1; a run with no baseline is a warning.
+ * --update rewrites baseline.csv with bands: iterations + max(2, 5%), residual@K x 1.5
+ * (+1e-14), final residual x 1.5 (+1e-12), distances max(2x, 1e-10).  Cost: the suite's runs (seconds).
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "harness.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *CMD = "check";
+static const int sample_k[] = {1, 10, 100, 1000};
+enum { NSAMPLE = 4 };
+
+typedef struct figure {
+    char inst[BENCH_LABEL], solver[BENCH_LABEL], name[32], expected[64], bound[64];
+    char got[64];
+    double gotv;
+} figure;
+
+typedef struct figlist {
+    int n, cap;
+    figure *f;
+} figlist;
+
+static figure *fig_add(figlist *L, const char *inst, const char *solver, const char *name)
+{
+    if (L->n == L->cap) {
+        int cap = L->cap ? 2 * L->cap : 256;
+        figure *f = realloc(L->f, (size_t)cap * sizeof *f);
+        if (!f) return NULL;
+        L->f = f;
+        L->cap = cap;
+    }
+    figure *g = &L->f[L->n++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->inst, sizeof g->inst, "%s", inst);
+    snprintf(g->solver, sizeof g->solver, "%s", solver);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->gotv = NAN;
+    return g;
+}
+
+/* residuals of a history at the sample sweeps; *last = last recorded sweep */
+static int samples(const char *dir, const char *file, double *r, int *last)
+{
+    char path[BENCH_PATH + 300], msg[4400];
+    bench_csv H;
+    for (int k = 0; k < NSAMPLE; k++) r[k] = NAN;
+    *last = -1;
+    if (!*file) return -1;
+    snprintf(path, sizeof path, "%s/history/%s", dir, file);
+    if (bench_csv_read(path, &H, msg, sizeof msg) != 0) return -1;
+    int ci = bench_csv_col(&H, "iteration"), cr = bench_csv_col(&H, "residual");
+    for (int row = 0; row < H.nrow; row++) {
+        int it = (int)bench_csv_num(&H, row, ci);
+        double v = bench_csv_num(&H, row, cr);
+        for (int k = 0; k < NSAMPLE; k++)
+            if (it <= sample_k[k]) r[k] = v;   /* the value at K, or the last before it */
+        *last = it;
+    }
+    bench_csv_free(&H);
+    return 0;
+}
+
+/* the figures of every run of a run folder */
+static int figures(const char *dir, figlist *L)
+{
+    bench_csv T;
+    if (bench_read_runs(CMD, dir, &T)) return -1;
+    int ci = bench_csv_col(&T, "instance"), cl = bench_csv_col(&T, "label");
+    int cs = bench_csv_col(&T, "status"), cit = bench_csv_col(&T, "iterations");
+    int ctt = bench_csv_col(&T, "iter_to_tol"), ch = bench_csv_col(&T, "history");
+    int cz = bench_csv_col(&T, "zdiff"), cw = bench_csv_col(&T, "wdiff");
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < T.nrow; r++) {
+        const char *inst = bench_csv_get(&T, r, ci), *lab = bench_csv_get(&T, r, cl);
+        figure *g = fig_add(L, inst, lab, "status");
+        if (!g) {
+            rc = -1;
+            break;
+        }
+        snprintf(g->got, sizeof g->got, "%s", bench_csv_get(&T, r, cs));
+        double it = bench_csv_num(&T, r, ctt);
+        if (!isfinite(it)) it = bench_csv_num(&T, r, cit);
+        if (isfinite(it) && (g = fig_add(L, inst, lab, "iterations"))) {
+            g->gotv = it;
+            snprintf(g->got, sizeof g->got, "%.0f", it);
+        }
+        double res[NSAMPLE];
+        int last;
+        if (samples(dir, bench_csv_get(&T, r, ch), res, &last) == 0)
+            for (int k = 0; k < NSAMPLE; k++) {
+                char nm[32];
+                snprintf(nm, sizeof nm, "residual@%d", sample_k[k]);
+                if (isfinite(res[k]) && sample_k[k] <= last && (g = fig_add(L, inst, lab, nm))) {
+                    g->gotv = res[k];
+                    snprintf(g->got, sizeof g->got, "%.6e", res[k]);
+                }
+            }
+        const char *dn[3] = {"residual", "zdiff", "wdiff"};
+        int dc[3] = {bench_csv_col(&T, "residual"), cz, cw};
+        for (int d = 0; d < 3; d++) {
+            double v = bench_csv_num(&T, r, dc[d]);
+            if (isfinite(v) && (g = fig_add(L, inst, lab, dn[d]))) {
+                g->gotv = v;
+                snprintf(g->got, sizeof g->got, "%.6e", v);
+            }
+        }
+        if (!g) rc = -1;
+    }
+    bench_csv_free(&T);
+    if (rc) bench_error(CMD, "out of memory");
+    return rc;
+}
+
+/* got value of a named figure in L, or NULL */
+static const figure *fig_find(const figlist *L, const char *inst, const char *solver,
+                              const char *name)
+{
+    for (int k = 0; k < L->n; k++)
+        if (!strcmp(L->f[k].inst, inst) && !strcmp(L->f[k].solver, solver) &&
+            !strcmp(L->f[k].name, name))
+            return &L->f[k];
+    return NULL;
+}
+
+static int write_baseline(const char *path, const figlist *L, int argc, char **argv)
+{
+    bench_out o;
+    if (!bench_open(CMD, &o, path, 1)) return 1;
+    bench_provenance(o.f, argc, argv);
+    fprintf(o.f, "# figures of lcpbench check; bound = the worst value that passes (status: "
+                 "must equal expected)\n");
+    fprintf(o.f, "instance,solver,figure,expected,bound\n");
+    for (int k = 0; k < L->n; k++) {
+        const figure *g = &L->f[k];
+        double v = g->gotv;
+        if (!strcmp(g->name, "status")) {
+            fprintf(o.f, "%s,%s,status,%s,\n", g->inst, g->solver, g->got);
+        } else if (!strcmp(g->name, "iterations")) {
+            double band = ceil(0.05 * v);
+            fprintf(o.f, "%s,%s,iterations,%.0f,%.0f\n", g->inst, g->solver, v,
+                    v + (band > 2 ? band : 2));
+        } else if (!strcmp(g->name, "residual")) {
+            fprintf(o.f, "%s,%s,residual,%.6e,%.6e\n", g->inst, g->solver, v, 1.5 * v + 1e-12);
+        } else if (!strncmp(g->name, "residual@", 9)) {
+            fprintf(o.f, "%s,%s,%s,%.6e,%.6e\n", g->inst, g->solver, g->name, v,
+                    1.5 * v + 1e-14);
+        } else {
+            fprintf(o.f, "%s,%s,%s,%.6e,%.6e\n", g->inst, g->solver, g->name, v,
+                    fmax(2 * v, 1e-10));
+        }
+    }
+    if (bench_close(CMD, &o)) return 1;
+    return 0;
+}
+
+static int compare(const char *path, const figlist *L, int *nfig)
+{
+    char msg[4400];
+    bench_csv B;
+    if (bench_csv_read(path, &B, msg, sizeof msg) != 0) {
+        bench_error(CMD, "%s", msg);
+        return 1;
+    }
+    int ci = bench_csv_col(&B, "instance"), cs = bench_csv_col(&B, "solver");
+    int cf = bench_csv_col(&B, "figure"), ce = bench_csv_col(&B, "expected");
+    int cb = bench_csv_col(&B, "bound");
+    if (ci < 0 || cs < 0 || cf < 0 || ce < 0 || cb < 0) {
+        bench_error(CMD, "%s: not a baseline (instance,solver,figure,expected,bound)", path);
+        bench_csv_free(&B);
+        return 1;
+    }
+    int bad = 0;
+    *nfig = B.nrow;
+    for (int r = 0; r < B.nrow; r++) {
+        const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
+        const char *fig = bench_csv_get(&B, r, cf), *exp = bench_csv_get(&B, r, ce);
+        const figure *g = fig_find(L, inst, sol, fig);
+        if (!g && !strcmp(fig, "status")) {
+            fprintf(stderr, "lcpbench check: REGRESSION %s %s status: expected %s, got no run "
+                            "(instance or solver missing)\n", inst, sol, exp);
+            bad = 1;
+            continue;
+        }
+        if (!g) {
+            if (!fig_find(L, inst, sol, "status")) continue;   /* reported once above */
+            fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s, got no value\n",
+                    inst, sol, fig, exp);
+            bad = 1;
+            continue;
+        }
+        if (!strcmp(fig, "status")) {
+            if (strcmp(g->got, exp) != 0) {
+                fprintf(stderr, "lcpbench check: REGRESSION %s %s status: expected %s, got %s\n",
+                        inst, sol, exp, g->got);
+                bad = 1;
+            }
+            continue;
+        }
+        double bound = bench_csv_num(&B, r, cb);
+        if (!isfinite(bound)) {
+            bench_error(CMD, "%s: line for %s %s %s has no numeric bound", path, inst, sol, fig);
+            bad = 1;
+        } else if (!(g->gotv <= bound)) {
+            fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s (bound %s), got "
+                            "%s\n", inst, sol, fig, exp, bench_csv_get(&B, r, cb), g->got);
+            bad = 1;
+        }
+    }
+    /* runs that the baseline does not know: warn */
+    for (int k = 0; k < L->n; k++) {
+        if (strcmp(L->f[k].name, "status")) continue;
+        int known = 0;
+        for (int r = 0; !known && r < B.nrow; r++)
+            known = !strcmp(bench_csv_get(&B, r, ci), L->f[k].inst) &&
+                    !strcmp(bench_csv_get(&B, r, cs), L->f[k].solver);
+        if (!known)
+            fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
+                            "--update records it)\n", L->f[k].inst, L->f[k].solver);
+    }
+    bench_csv_free(&B);
+    return bad;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void help(void)
+{
+    printf("usage: lcpbench check [DIR] [--update] [--baseline FILE] [--out RUNDIR]\n"
+           "\n"
+           "Accuracy regression check: run DIR/suite.txt (default DIR: results/check) with no\n"
+           "timing and compare each figure with DIR/baseline.csv:\n"
+           "  status (must be equal), iterations to the tolerance, residual@K (||r||_2 after\n"
+           "  K = 1, 10, 100, 1000 sweeps), the final residual, zdiff and wdiff (distance to\n"
+           "  the reference):"
+           " got <= bound.  Times are never compared.\n"
+           "Each regression prints one line (instance, solver, figure, expected, got); exit 1.\n"
+           "  --update          rewrite DIR/baseline.csv from this run (bands: iterations\n"
+           "                    + max(2, 5%%), residuals x 1.5, distances max(2x, 1e-10))\n"
+           "  --baseline FILE   compare with FILE instead of DIR/baseline.csv\n"
+           "  --out RUNDIR      keep the run folder (default: a temporary folder, removed)\n");
+}
+
+int bench_cmd_check(int argc, char **argv)
+{
+    const char *dir = NULL, *baseline = NULL, *out = NULL;
+    int update = 0;
+    for (int k = 1; k < argc; k++) {
+        const char *v;
+        int r;
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            help();
+            return 0;
+        } else if (strcmp(argv[k], "--update") == 0) update = 1;
+        else if ((r = bench_opt(argc, argv, &k, "--baseline", &v)) != 0) {
+            if (r < 0) return 2;
+            baseline = v;
+        } else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
+            if (r < 0) return 2;
+            out = v;
+        } else if (argv[k][0] == '-' && argv[k][1]) {
+            bench_error(CMD, "unknown option '%s' (lcpbench check --help)", argv[k]);
+            return 2;
+        } else if (dir) {
+            bench_error(CMD, "one check folder at a time");
+            return 2;
+        } else dir = argv[k];
+    }
+    if (!dir) dir = "results/check";
+    char suite[BENCH_PATH + 32], base[BENCH_PATH + 32], tmp[BENCH_PATH];
+    snprintf(suite, sizeof suite, "%s/suite.txt", dir);
+    snprintf(base, sizeof base, "%s/baseline.csv", dir);
+    if (!baseline) baseline = base;
+    if (access(suite, R_OK) != 0) {
+        bench_error(CMD, "%s: cannot read: %s", suite, strerror(errno));
+        return 1;
+    }
+    if (!update && access(baseline, R_OK) != 0) {
+        bench_error(CMD, "%s: cannot read: %s (lcpbench check --update creates it)", baseline,
+                    strerror(errno));
+        return 1;
+    }
+    if (out) {
+        if (bench_dir_nonempty(out)) {
+            bench_error(CMD, "%s is not empty", out);
+            return 1;
+        }
+        snprintf(tmp, sizeof tmp, "%s", out);
+    } else {
+        const char *td = getenv("TMPDIR");
+        snprintf(tmp, sizeof tmp, "%s/lcpbench-check-XXXXXX", td && *td ? td : "/tmp");
+        if (!mkdtemp(tmp)) {
+            bench_error(CMD, "cannot create a temporary folder: %s", strerror(errno));
+            return 1;
+        }
+    }
+    bench_suite S;
+    int rc = bench_suite_load(CMD, suite, NULL, 0, &S);
+    figlist L = {0};
+    long runs = 0;
+    int nfig = 0;
+    if (rc == 0) {
+        runs = bench_suite_runs(&S);
+        int g = bench_grid_run(CMD, &S, tmp, 1, 1, argc, argv);
+        (void)g;   /* failed runs show up as changed statuses */
+        bench_suite_free(&S);
+        rc = figures(tmp, &L) != 0 ? 1 : 0;
+    }
+    if (rc == 0 && update) {
+        rc = write_baseline(baseline, &L, argc, argv);
+        if (rc == 0)
+            printf("lcpbench check: wrote %d figures of %ld runs to %s\n", L.n, runs, baseline);
+    } else if (rc == 0) {
+        rc = compare(baseline, &L, &nfig);
+        if (rc == 0)
+            printf("lcpbench check: %d figures of %ld runs within their bands (%s)\n", nfig,
+                   runs, baseline);
+        else
+            fprintf(stderr, "lcpbench check: FAILED against %s\n", baseline);
+    }
+    free(L.f);
+    if (!out) nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}

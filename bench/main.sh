@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's main job: install what is missing, build (release), then regenerate the AMGS
+# paper's Table 1 from scratch (capture pool, pool-graded and stack-150 at step 100, run every
+# method, 5 timing repetitions, the reference's distances) with its figures into
+# results/amgs-table1/ (replacing the committed copy: `git diff results/' shows what changed).
+# Extra arguments go to `lcpbench table', e.g. `bash bench/main.sh --out /tmp/t1'.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash bench/deps.sh
+export OPENBLAS_NUM_THREADS=1
+[ -f build/build.ninja ] || meson setup build --buildtype=release >/dev/null
+ninja -C build >/dev/null
+out=results/amgs-table1
+for a in "$@"; do [ "$a" = --out ] && out=; done
+if [ -n "$out" ]; then
+  build/bench/lcpbench table amgs-table1 --out "$out" --force "$@"
+else
+  build/bench/lcpbench table amgs-table1 "$@"
+fi

@@ -1,0 +1,679 @@
+/* suite.c: suites, the grids of `lcpbench run' (instances x solver settings), in a small
+ * line-based text format shared by files and the built-in suites; and the capture of an
+ * instance from a scene of problems/ (the stepper's problem at one step, before its solve).
+ *
+ * FORMAT (one statement per line, `#' starts a comment, words separated by blanks):
+ *     suite NAME                              name of the suite (optional)
+ *     set KEY=VALUE ...                       defaults for the solver lines that follow
+ *     instance PATH [name=N] [ref=SOLVER] [optional=1]
+ *                                             instance folder(s); PATH relative to the
+ *                                             suite file, glob patterns allowed (* ? []);
+ *                                             optional=1: no match is not an error
+ *     scene SCENE step=T [name=N] [ref=SOLVER] [PARAM=VALUE ...]
+ *                                             capture step T of a scene (lcpbench list
+ *                                             scenes) into DIR/instances/N (N: SCENE-stepT)
+ *     solver NAME|all [KEY=VALUE ...]         a solver setting (all = every registered)
+ *     grid                                    start a new grid: the instances and solver
+ *                                             lines after it pair only with each other
+ * Solver keys: tol maxit omega (number or auto) beta gamma order seed form warm (0/1: start
+ * from z0.mtx) every (residual test every K sweeps) reps (timing repetitions) plot (0/1)
+ * label.  ref=SOLVER solves each instance once with that solver (e.g. ldlt-ref) when it has
+ * no zref.mtx, for the zdiff/wdiff columns.  The grid is every instance x every solver
+ * line of the same grid.  Labels default to NAME, or NAME:KEY=VALUE;... with the keys given on the line, and
+ * must be unique.
+ * Cost: parsing is linear in the text; a scene line costs the scene's steps.
+ */
+#include "harness.h"
+#include "prob.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- built-in suites ---------------------------------------------------------------------- */
+
+typedef struct builtin {
+    const char *name, *what, *text;
+} builtin;
+
+static const builtin builtins[] = {
+    {"smoke", "tiny scenes x every sweep solver, 2 reps (seconds)",
+     "suite smoke\n"
+     "scene capsule step=20 ref=ldlt-ref\n"
+     "scene three-spheres step=20 ref=ldlt-ref\n"
+     "scene stack step=30 n=10 mu=0 ref=ldlt-ref\n"
+     "scene chain step=10 n=8\n"
+     "set tol=1e-8 maxit=3000 reps=2 warm=1\n"
+     "solver pgs\n"
+     "solver pgs omega=1.3 label=psor-1.3\n"
+     "solver jacobi omega=auto\n"
+     "solver amgs-D\n"
+     "solver amgs-I\n"},
+    {"amgs", "the AMGS paper's scenes at step 100, mu 0, warm, tol 1e-6 (Table 1 grid)",
+     "suite amgs\n"
+     "scene pool step=100 mu=0 ref=ldlt-ref\n"
+     "scene pool-graded step=100 mu=0 ref=ldlt-ref\n"
+     "scene stack step=100 n=150 mu=0 ref=ldlt-ref\n"
+     "set tol=1e-6 maxit=20000 reps=5 warm=1\n"
+     "solver pgs\n"
+     "solver amgs-D-explicit beta=0.5 gamma=1\n"
+     "solver amgs-I\n"
+     "solver amgs-D beta=0.5 gamma=1\n"
+     "solver pgs omega=1.3333333333333333 label=psor-equiv\n"},
+    {"friction", "scenes with friction (box bounds, findex), warm, every boxed solver",
+     "suite friction\n"
+     "scene capsule step=20 ref=ldlt-ref\n"
+     "scene three-spheres step=20 ref=ldlt-ref\n"
+     "scene stack step=60 n=30 ref=ldlt-ref\n"
+     "scene pool step=60 ref=ldlt-ref\n"
+     "set tol=1e-6 maxit=20000 reps=3 warm=1\n"
+     "solver pgs\n"
+     "solver pgs omega=1.3 label=psor-1.3\n"
+     "solver amgs-D\n"
+     "solver amgs-I\n"},
+};
+
+const char *bench_suite_builtin(const char *name)
+{
+    for (size_t k = 0; k < sizeof builtins / sizeof builtins[0]; k++)
+        if (strcmp(name, builtins[k].name) == 0) return builtins[k].text;
+    return NULL;
+}
+
+void bench_list_suites(FILE *f)
+{
+    for (size_t k = 0; k < sizeof builtins / sizeof builtins[0]; k++)
+        fprintf(f, "  %-10s %s\n", builtins[k].name, builtins[k].what);
+}
+
+void bench_suite_format_help(FILE *f)
+{
+    fprintf(f,
+            "suite file format (one statement per line, '#' comments):\n"
+            "  suite NAME                               optional name\n"
+            "  set KEY=VALUE ...                        defaults for later solver lines\n"
+            "  instance PATH [name=N] [ref=SOLVER] [optional=1]\n"
+            "                                           instance folder(s); relative to the\n"
+            "                                           file; glob patterns allowed\n"
+            "  scene SCENE step=T [name=N] [ref=SOLVER] [PARAM=VALUE ...]\n"
+            "                                           capture step T of a scene into\n"
+            "                                           DIR/instances/N (default SCENE-stepT)\n"
+            "  solver NAME|all [KEY=VALUE ...]          a solver setting (all: every solver)\n"
+            "  grid                                     start a new grid (instances and solvers\n"
+            "                                           after it pair only with each other)\n"
+            "solver keys: tol maxit omega(number|auto) beta gamma order seed form warm(0|1)\n"
+            "  every reps plot(0|1) label.  ref=SOLVER gives zref when zref.mtx is absent.\n"
+            "The runs are every instance x every solver line of the same grid.\n");
+}
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+int bench_dir_nonempty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int any = 0;
+    struct dirent *e;
+    while (!any && (e = readdir(d)))
+        any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return any;
+}
+
+int bench_out_dir(const char *cmd, const char *dir, int force)
+{
+    char msg[4400];
+    if (!force && bench_dir_nonempty(dir)) {
+        bench_error(cmd, "%s is not empty (use --force to replace its results)", dir);
+        return 1;
+    }
+    if (bench_mkdir_p(dir, msg, sizeof msg) != 0) {
+        bench_error(cmd, "%s", msg);
+        return 1;
+    }
+    return 0;
+}
+
+FILE *bench_open(const char *cmd, bench_out *o, const char *path, int force)
+{
+    char msg[4400];
+    if (bench_out_open(o, path, force, msg, sizeof msg) == 0) return o->f;
+    bench_error(cmd, "%s", msg);
+    return NULL;
+}
+
+int bench_close(const char *cmd, bench_out *o)
+{
+    char msg[4400];
+    if (bench_out_commit(o, 1, msg, sizeof msg) == 0) return 0;
+    bench_error(cmd, "%s", msg);
+    return 1;
+}
+
+void bench_safe_name(const char *s, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; s[k] && k + 1 < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        out[k] = (isalnum(c) || c == '.' || c == '-' || c == '_') ? (char)c : '_';
+    }
+    if (len) out[k < len ? k : len - 1] = 0;
+}
+
+long bench_suite_runs(const bench_suite *S)
+{
+    long total = 0;
+    for (int i = 0; i < S->ninst; i++)
+        for (int k = 0; k < S->nspec; k++) total += S->inst[i].block == S->spec[k].block;
+    return total;
+}
+
+void bench_suite_free(bench_suite *S)
+{
+    free(S->inst);
+    free(S->spec);
+    memset(S, 0, sizeof *S);
+}
+
+typedef struct parser {
+    const char *cmd, *where, *base, *capdir;
+    int line, force, block;
+    bench_suite *S;
+    bench_spec dflt;   /* `set' values */
+} parser;
+
+static int perr(const parser *p, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int perr(const parser *p, int code, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    bench_error(p->cmd, "%s:%d: %s", p->where, p->line, buf);
+    return code;
+}
+
+static int num(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(x)) return -1;
+    if (*end == '/') {              /* a fraction "a/b" */
+        const char *s2 = end + 1;
+        double y = strtod(s2, &end);
+        if (end == s2 || y == 0.0) return -1;
+        x /= y;
+    }
+    if (*end) return -1;
+    *v = x;
+    return 0;
+}
+
+static int integer(const char *s, long lo, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || x < lo || x > hi) return -1;
+    *v = x;
+    return 0;
+}
+
+/* apply one solver key to spec; 0 ok, else error printed (2) */
+static int spec_key(const parser *p, bench_spec *s, const char *key, const char *val)
+{
+    double d;
+    long l;
+    if (strcmp(key, "tol") == 0) {
+        if (num(val, &d) != 0) return perr(p, 2, "tol: '%s' is not a number", val);
+        s->opt.tol = d;
+    } else if (strcmp(key, "maxit") == 0) {
+        if (integer(val, 0, 2000000000L, &l) != 0)
+            return perr(p, 2, "maxit: '%s' is not an integer >= 0", val);
+        s->opt.max_iter = (int)l;
+    } else if (strcmp(key, "omega") == 0) {
+        if (strcmp(val, "auto") == 0) {
+            s->opt.omega_auto = 1;
+        } else {
+            if (num(val, &d) != 0 || !(d > 0 && d < 2))
+                return perr(p, 2, "omega: '%s' is not a number in (0, 2) or auto", val);
+            s->opt.omega = d;
+            s->opt.omega_auto = 0;
+        }
+        snprintf(s->omega_text, sizeof s->omega_text, "%s", val);
+        s->omega_given = 1;
+    } else if (strcmp(key, "beta") == 0) {
+        if (num(val, &d) != 0 || !(d > 0)) return perr(p, 2, "beta: '%s' must be > 0", val);
+        s->opt.beta = d;
+        s->beta_given = 1;
+    } else if (strcmp(key, "gamma") == 0) {
+        if (num(val, &d) != 0 || !(d > 0)) return perr(p, 2, "gamma: '%s' must be > 0", val);
+        s->opt.gamma = d;
+        s->gamma_given = 1;
+    } else if (strcmp(key, "order") == 0) {
+        if (lcp_order_parse(val, &s->opt.order) != LCP_OK || s->opt.order == LCP_ORDER_PERM)
+            return perr(p, 2, "order: unknown ordering '%s' (perm is not available in "
+                              "suites; lcpbench list orders)", val);
+    } else if (strcmp(key, "seed") == 0) {
+        if (integer(val, 0, 2147483647L, &l) != 0)
+            return perr(p, 2, "seed: '%s' is not an integer >= 0", val);
+        s->opt.seed = (uint64_t)l;
+    } else if (strcmp(key, "form") == 0) {
+        if (strcmp(val, "auto") == 0) s->opt.form = LCP_FORM_AUTO;
+        else if (strcmp(val, "assembled") == 0) s->opt.form = LCP_FORM_ASSEMBLED;
+        else if (strcmp(val, "matrix-free") == 0) s->opt.form = LCP_FORM_MATRIX_FREE;
+        else return perr(p, 2, "form: unknown form '%s' (auto, assembled, matrix-free)", val);
+    } else if (strcmp(key, "warm") == 0 || strcmp(key, "plot") == 0) {
+        if (integer(val, 0, 1, &l) != 0) return perr(p, 2, "%s: '%s' is not 0 or 1", key, val);
+        if (key[0] == 'w') s->opt.warm = (int)l;
+        else s->plot = (int)l;
+    } else if (strcmp(key, "every") == 0) {
+        if (integer(val, 1, 1000000L, &l) != 0)
+            return perr(p, 2, "every: '%s' is not an integer >= 1", val);
+        s->opt.check_every = (int)l;
+    } else if (strcmp(key, "reps") == 0) {
+        if (integer(val, 0, 100000L, &l) != 0)
+            return perr(p, 2, "reps: '%s' is not an integer >= 0", val);
+        s->reps = (int)l;
+    } else if (strcmp(key, "label") == 0) {
+        if (!*val || strpbrk(val, ",\"") || strlen(val) >= BENCH_LABEL)
+            return perr(p, 2, "label: '%s' must be non-empty, short, without , or \"", val);
+        snprintf(s->label, sizeof s->label, "%s", val);
+    } else {
+        return perr(p, 2, "unknown key '%s' (tol maxit omega beta gamma order seed form warm "
+                          "every reps plot label)", key);
+    }
+    return 0;
+}
+
+static int split_kv(const parser *p, char *tok, char **key, char **val)
+{
+    char *eq = strchr(tok, '=');
+    if (!eq || eq == tok) return perr(p, 2, "'%s': expected KEY=VALUE", tok);
+    *eq = 0;
+    *key = tok;
+    *val = eq + 1;
+    return 0;
+}
+
+static int push_spec(const parser *p, const bench_spec *s)
+{
+    bench_suite *S = p->S;
+    for (int k = 0; k < S->nspec; k++)
+        if (S->spec[k].block == p->block && strcmp(S->spec[k].label, s->label) == 0)
+            return perr(p, 2, "label '%s' is used twice (give label=...)", s->label);
+    if (S->nspec == S->capspec) {
+        int cap = S->capspec ? 2 * S->capspec : 16;
+        bench_spec *n = realloc(S->spec, (size_t)cap * sizeof *n);
+        if (!n) return perr(p, 1, "out of memory");
+        S->spec = n;
+        S->capspec = cap;
+    }
+    S->spec[S->nspec] = *s;
+    S->spec[S->nspec++].block = p->block;
+    return 0;
+}
+
+static int push_inst(const parser *p, const char *name, const char *path, const char *ref)
+{
+    bench_suite *S = p->S;
+    if (strlen(name) >= BENCH_LABEL || strpbrk(name, ",\""))
+        return perr(p, 2, "instance name '%s' is too long or holds , or \"", name);
+    for (int k = 0; k < S->ninst; k++)
+        if (S->inst[k].block == p->block && strcmp(S->inst[k].name, name) == 0)
+            return perr(p, 2, "instance name '%s' is used twice (give name=...)", name);
+    if (S->ninst == S->capinst) {
+        int cap = S->capinst ? 2 * S->capinst : 16;
+        bench_inst *n = realloc(S->inst, (size_t)cap * sizeof *n);
+        if (!n) return perr(p, 1, "out of memory");
+        S->inst = n;
+        S->capinst = cap;
+    }
+    bench_inst *I = &S->inst[S->ninst++];
+    snprintf(I->name, sizeof I->name, "%s", name);
+    snprintf(I->path, sizeof I->path, "%s", path);
+    I->ref = ref;
+    I->block = p->block;
+    return 0;
+}
+
+static int solver_line(parser *p, char **tok, int nt)
+{
+    if (nt < 2) return perr(p, 2, "solver: expected a solver name");
+    int all = strcmp(tok[1], "all") == 0, n;
+    const lcp_solver *list = lcp_solvers(&n);
+    const lcp_solver *one = all ? NULL : lcp_solver_find(tok[1]);
+    if (!all && !one)
+        return perr(p, 2, "unknown solver '%s' (lcpbench list solvers)", tok[1]);
+    for (int k = 0; k < n; k++) {
+        if (!all && &list[k] != one) continue;
+        bench_spec s = p->dflt;
+        s.solver = &list[k];
+        s.label[0] = 0;
+        char auto_label[640];
+        snprintf(auto_label, sizeof auto_label, "%s", list[k].name);
+        int given = 0;
+        for (int t = 2; t < nt; t++) {
+            char kv[256], *key = NULL, *val = NULL;
+            snprintf(kv, sizeof kv, "%s", tok[t]);
+            if (split_kv(p, kv, &key, &val) != 0 || spec_key(p, &s, key, val) != 0) return 2;
+            if (strcmp(key, "label") && strcmp(key, "plot") && strcmp(key, "reps")) {
+                size_t len = strlen(auto_label);
+                snprintf(auto_label + len, sizeof auto_label - len, "%s%s=%s",
+                         given++ ? ";" : ":", key, val);
+            }
+        }
+        if (!s.label[0]) {
+            if (strlen(auto_label) >= BENCH_LABEL || strpbrk(auto_label, ",\""))
+                return perr(p, 2, "label '%s' is too long or holds , or \" (give label=...)",
+                            auto_label);
+            snprintf(s.label, sizeof s.label, "%s", auto_label);
+        } else if (all) {
+            char l[BENCH_LABEL * 2];
+            snprintf(l, sizeof l, "%s-%s", s.label, list[k].name);
+            snprintf(s.label, sizeof s.label, "%.*s", BENCH_LABEL - 1, l);
+        }
+        int rc = push_spec(p, &s);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int instance_line(parser *p, char **tok, int nt)
+{
+    if (nt < 2) return perr(p, 2, "instance: expected a folder");
+    const char *name = NULL, *ref = NULL;
+    int optional = 0;
+    for (int t = 2; t < nt; t++) {
+        char *key = NULL, *val = NULL;
+        if (split_kv(p, tok[t], &key, &val) != 0) return 2;
+        if (strcmp(key, "name") == 0) name = val;
+        else if (strcmp(key, "ref") == 0) ref = val;
+        else if (strcmp(key, "optional") == 0 && (!strcmp(val, "0") || !strcmp(val, "1")))
+            optional = val[0] == '1';
+        else return perr(p, 2, "instance: unknown key '%s' (name, ref, optional=0|1)", key);
+    }
+    const lcp_solver *rs = ref ? lcp_solver_find(ref) : NULL;
+    if (ref && !rs) return perr(p, 2, "ref: unknown solver '%s'", ref);
+    char pat[BENCH_PATH];
+    if (tok[1][0] == '/' || !p->base || !*p->base) snprintf(pat, sizeof pat, "%s", tok[1]);
+    else snprintf(pat, sizeof pat, "%s/%s", p->base, tok[1]);
+    glob_t g;
+    int gr = glob(pat, 0, NULL, &g);
+    if (gr != 0 || g.gl_pathc == 0) {
+        if (gr == 0) globfree(&g);
+        if (optional) return 0;
+        return perr(p, 1, "instance: %s: no such folder", pat);
+    }
+    if (name && g.gl_pathc > 1) {
+        globfree(&g);
+        return perr(p, 2, "instance: name= needs a single folder, %s matches several", pat);
+    }
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < g.gl_pathc; k++) {
+        struct stat st;
+        if (stat(g.gl_pathv[k], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char base[BENCH_PATH];
+        snprintf(base, sizeof base, "%s", g.gl_pathv[k]);
+        size_t n = strlen(base);
+        while (n > 1 && base[n - 1] == '/') base[--n] = 0;
+        const char *b = strrchr(base, '/');
+        rc = push_inst(p, name ? name : b ? b + 1 : base, g.gl_pathv[k], rs ? rs->name : NULL);
+    }
+    globfree(&g);
+    return rc;
+}
+
+static int scene_line(parser *p, char **tok, int nt)
+{
+    if (nt < 2) return perr(p, 2, "scene: expected a scene name");
+    if (!prob_scene_find(tok[1]))
+        return perr(p, 2, "unknown scene '%s' (lcpbench list scenes)", tok[1]);
+    if (!p->capdir) return perr(p, 2, "scene lines are not allowed here");
+    const char *name = NULL, *ref = NULL;
+    long step = -1;
+    const char *kv[64];
+    int nkv = 0;
+    for (int t = 2; t < nt; t++) {
+        char *eq = strchr(tok[t], '=');
+        if (!eq || eq == tok[t]) return perr(p, 2, "'%s': expected KEY=VALUE", tok[t]);
+        if (strncmp(tok[t], "name=", 5) == 0) name = eq + 1;
+        else if (strncmp(tok[t], "ref=", 4) == 0) ref = eq + 1;
+        else if (strncmp(tok[t], "step=", 5) == 0) {
+            if (integer(eq + 1, 1, 10000000L, &step) != 0)
+                return perr(p, 2, "step: '%s' is not an integer >= 1", eq + 1);
+        } else if (nkv < 64) kv[nkv++] = tok[t];
+        else return perr(p, 2, "too many parameters");
+    }
+    if (step < 0) return perr(p, 2, "scene: step=T is required");
+    const lcp_solver *rs = ref ? lcp_solver_find(ref) : NULL;
+    if (ref && !rs) return perr(p, 2, "ref: unknown solver '%s'", ref);
+    char nbuf[BENCH_LABEL], dir[BENCH_PATH], msg[4400];
+    if (!name) {
+        snprintf(nbuf, sizeof nbuf, "%s-step%ld", tok[1], step);
+        name = nbuf;
+    }
+    char safe[BENCH_LABEL];
+    bench_safe_name(name, safe, sizeof safe);
+    snprintf(dir, sizeof dir, "%s/%s", p->capdir, safe);
+    if (!p->force && bench_dir_nonempty(dir))
+        return perr(p, 1, "%s exists (use --force to replace it)", dir);
+    if (bench_capture_scene(tok[1], nkv, kv, (int)step, dir, msg, sizeof msg) != 0)
+        return perr(p, 1, "scene %s: %s", tok[1], msg);
+    return push_inst(p, name, dir, rs ? rs->name : NULL);
+}
+
+int bench_suite_parse(const char *cmd, const char *text, const char *where, const char *base,
+                      const char *capdir, int force, bench_suite *S)
+{
+    memset(S, 0, sizeof *S);
+    parser p = {.cmd = cmd, .where = where, .base = base, .capdir = capdir, .force = force,
+                .S = S};
+    lcp_options_default(&p.dflt.opt);
+    p.dflt.reps = 5;
+    p.dflt.plot = 1;
+    snprintf(S->name, sizeof S->name, "%s", where);
+    int rc = 0;
+    const char *s = text;
+    while (rc == 0 && *s) {
+        p.line++;
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        char line[4096];
+        if (len >= sizeof line) {
+            rc = perr(&p, 2, "line too long");
+            break;
+        }
+        memcpy(line, s, len);
+        line[len] = 0;
+        s += len + (e ? 1 : 0);
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char *tok[80];
+        int nt = 0;
+        for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
+             t = strtok_r(NULL, " \t\r", &save)) {
+            if (nt == 80) {
+                rc = perr(&p, 2, "too many words");
+                break;
+            }
+            tok[nt++] = t;
+        }
+        if (rc || nt == 0) continue;
+        if (strcmp(tok[0], "suite") == 0) {
+            if (nt != 2) rc = perr(&p, 2, "suite: expected one name");
+            else snprintf(S->name, sizeof S->name, "%s", tok[1]);
+        } else if (strcmp(tok[0], "set") == 0) {
+            for (int t = 1; rc == 0 && t < nt; t++) {
+                char *key = NULL, *val = NULL;
+                rc = split_kv(&p, tok[t], &key, &val);
+                if (rc == 0 && strcmp(key, "label") == 0)
+                    rc = perr(&p, 2, "set: label is per solver line");
+                if (rc == 0) rc = spec_key(&p, &p.dflt, key, val);
+            }
+        } else if (strcmp(tok[0], "grid") == 0) {
+            if (nt != 1) rc = perr(&p, 2, "grid: takes no arguments");
+            p.block++;
+        } else if (strcmp(tok[0], "solver") == 0) {
+            rc = solver_line(&p, tok, nt);
+        } else if (strcmp(tok[0], "instance") == 0) {
+            rc = instance_line(&p, tok, nt);
+        } else if (strcmp(tok[0], "scene") == 0) {
+            rc = scene_line(&p, tok, nt);
+        } else {
+            rc = perr(&p, 2, "unknown statement '%s' (suite, set, instance, scene, solver, grid)",
+                      tok[0]);
+        }
+    }
+    for (int i = 0; rc == 0 && i < S->ninst; i++)      /* (instance, label) names a run */
+        for (int j = i + 1; rc == 0 && j < S->ninst; j++) {
+            if (strcmp(S->inst[i].name, S->inst[j].name)) continue;
+            for (int k = 0; rc == 0 && k < S->nspec; k++)
+                for (int l = 0; rc == 0 && l < S->nspec; l++)
+                    if (S->spec[k].block == S->inst[i].block &&
+                        S->spec[l].block == S->inst[j].block &&
+                        !strcmp(S->spec[k].label, S->spec[l].label)) {
+                        bench_error(cmd, "%s: instance '%s' meets label '%s' in two grids "
+                                         "(rename one with name= or label=)", where,
+                                    S->inst[i].name, S->spec[k].label);
+                        rc = 2;
+                    }
+        }
+    if (rc == 0 && (S->ninst == 0 || S->nspec == 0)) {
+        bench_error(cmd, "%s: the suite needs at least one instance and one solver", where);
+        rc = 2;
+    }
+    if (rc) bench_suite_free(S);
+    return rc;
+}
+
+int bench_suite_load(const char *cmd, const char *arg, const char *capdir, int force,
+                     bench_suite *S)
+{
+    const char *text = bench_suite_builtin(arg);
+    if (text) return bench_suite_parse(cmd, text, arg, ".", capdir, force, S);
+    FILE *f = fopen(arg, "r");
+    if (!f) {
+        if (!strchr(arg, '/') && !strchr(arg, '.')) {
+            bench_error(cmd, "unknown suite '%s' (built-in: smoke, amgs, friction; or a file)",
+                        arg);
+            return 2;
+        }
+        bench_error(cmd, "%s: cannot read suite file: %s", arg, strerror(errno));
+        return 1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        bench_error(cmd, "%s: out of memory", arg);
+        return 1;
+    }
+    buf[n] = 0;
+    char base[BENCH_PATH];
+    snprintf(base, sizeof base, "%s", arg);
+    char *slash = strrchr(base, '/');
+    if (slash) *slash = 0;
+    else snprintf(base, sizeof base, ".");
+    int rc = bench_suite_parse(cmd, buf, arg, base, capdir, force, S);
+    free(buf);
+    return rc;
+}
+
+int bench_scene_problem(const char *cmd, const char *scene, int nkv, const char *const *kv,
+                        int step, const char *dir, lcp_problem *P)
+{
+    char msg[8400];
+    if (bench_capture_scene(scene, nkv, kv, step, dir, msg, sizeof msg) != 0) {
+        bench_error(cmd, "scene %s: %s", scene, msg);
+        return 1;
+    }
+    if (lcp_read_instance(dir, P, msg, sizeof msg) != LCP_OK) {
+        bench_error(cmd, "%s", msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- capture ------------------------------------------------------------------------------- */
+
+typedef struct cap_ctx {
+    int want, done;
+    const char *dir;
+    char *msg;
+    size_t msglen;
+} cap_ctx;
+
+static lcp_status cap_hook(void *vctx, const prob_world *W, const lcp_problem *P, int step)
+{
+    cap_ctx *c = vctx;
+    (void)W;
+    if (step != c->want) return LCP_OK;
+    lcp_status st = lcp_write_instance(c->dir, P, c->msg, c->msglen);
+    if (st == LCP_OK) c->done = 1;
+    return st;
+}
+
+int bench_scene_world(const char *scene, int nkv, const char *const *kv, prob_world *W,
+                      char *msg, size_t msglen)
+{
+    memset(W, 0, sizeof *W);
+    const prob_scene *sc = prob_scene_find(scene);
+    if (!sc) {
+        snprintf(msg, msglen, "unknown scene '%s'", scene);
+        return -1;
+    }
+    prob_params par;
+    prob_params_default(sc, &par);
+    for (int k = 0; k < nkv; k++)
+        if (prob_params_set(&par, kv[k], msg, msglen) != LCP_OK) return -1;
+    if (prob_world_create(W, sc, &par, msg, msglen) != LCP_OK) {
+        prob_world_free(W);
+        return -1;
+    }
+    return 0;
+}
+
+int bench_capture_scene(const char *scene, int nkv, const char *const *kv, int step,
+                        const char *dir, char *msg, size_t msglen)
+{
+    prob_world W;
+    if (bench_scene_world(scene, nkv, kv, &W, msg, msglen) != 0) return -1;
+    if (bench_mkdir_p(dir, msg, msglen) != 0) {
+        prob_world_free(&W);
+        return -1;
+    }
+    cap_ctx c = {.want = step, .dir = dir, .msg = msg, .msglen = msglen};
+    lcp_status st = LCP_OK;
+    for (int t = 1; t <= step && st == LCP_OK; t++) {
+        prob_step_info info;
+        st = prob_step(&W, cap_hook, &c, &info, msg, msglen);
+    }
+    prob_world_free(&W);
+    if (st == LCP_OK && !c.done) {
+        snprintf(msg, msglen, "step %d has no contacts to capture", step);
+        return -1;
+    }
+    return st == LCP_OK ? 0 : -1;
+}

@@ -1,0 +1,28 @@
+# lcpbench: 0.1.0 (git 5c58ef0e9b72-dirty)
+# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
+# cpu: Intel(R) Xeon(R) Processor (2 online)
+# libraries: CHOLMOD 0.1.0, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, OPENBLAS_NUM_THREADS=unset
+# date: 2026-11-22T22:28:55Z
+# stack: ||r||_2 against iteration; data: ../history/*.csv (lcpbench run)
+set datafile separator ','
+set logscale y
+set format y '%.0e'
+set grid
+set xlabel 'iteration'
+set ylabel '||r||_2 (natural-map residual)'
+set title "stack".': residual against iteration'
+set key outside right top
+set terminal pngcairo size 1000,600 noenhanced
+set output 'stack-iter.png'
+set termoption noenhanced
+plot \
+  "../history/stack__pgs.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "pgs", \
+  "../history/stack__amgs-3.1-I.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-I", \
+  "../history/stack__amgs-3.1-D.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D", \
+  "../history/stack__amgs-3.1-D-b0.25.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D-b0.25", \
+  "../history/stack__amgs-3.1-D-b0.75.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D-b0.75"
+set terminal pdfcairo size 7in,4.2in noenhanced
+set output 'stack-iter.pdf'
+set termoption noenhanced
+replot
+unset output

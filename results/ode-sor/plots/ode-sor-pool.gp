@@ -1,0 +1,23 @@
+# lcpbench: 0.1.0 (git 5c58ef0e9b72-dirty)
+# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
+# cpu: Intel(R) Xeon(R) Processor (2 online)
+# libraries: CHOLMOD 0.1.0, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, OPENBLAS_NUM_THREADS=unset
+# date: 2026-11-22T22:29:21Z
+set datafile separator ','
+set grid
+set xlabel 'omega'
+set title 'pool: relaxation and ordering'
+set key top left
+set logscale y
+set format y '%.0e'
+set ylabel '||r||_2 after 2000 sweeps (1e-6 not reached)'
+set terminal pngcairo size 1000,600 noenhanced
+set output 'ode-sor-pool.png'
+set termoption noenhanced
+plot '../ode-sor.csv' using (strcol(1) eq 'pool' ? $2 : 1/0):9 with linespoints lw 2 title 'natural', \
+  '../ode-sor.csv' using (strcol(1) eq 'pool' ? $2 : 1/0):10 with linespoints lw 2 title 'random8 (reshuffled every 8)'
+set terminal pdfcairo size 7in,4.2in noenhanced
+set output 'ode-sor-pool.pdf'
+set termoption noenhanced
+replot
+unset output

@@ -1,0 +1,22 @@
+# lcpbench: 0.1.0 (git 5c58ef0e9b72-dirty)
+# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
+# cpu: Intel(R) Xeon(R) Processor (2 online)
+# libraries: CHOLMOD 0.1.0, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, OPENBLAS_NUM_THREADS=unset
+# date: 2026-11-22T22:30:11Z
+set datafile separator ','
+set logscale y
+set format y '%.0e'
+set grid
+set xlabel 'PGS sweeps k'
+set ylabel 'relative error'
+set title 'spheres: error against the reference (pgs, 200000 sweeps (ldlt-ref did not finish))'
+set key outside right top
+set terminal pngcairo size 1000,600 noenhanced
+set output 'spook-pgs-error.png'
+set termoption noenhanced
+plot '../spook-pgs-error.csv' using 1:($2>0?$2:1/0) w l lw 2 t 'z, cold', '' using 1:($3>0?$3:1/0) w l lw 2 t 'w, cold', '' using 1:($5>0?$5:1/0) w l lw 2 t 'z, warm', '' using 1:($6>0?$6:1/0) w l lw 2 t 'w, warm', '' using 1:($4>0?$4:1/0) w l dt 2 t '||r||_2 cold', '' using 1:($7>0?$7:1/0) w l dt 2 t '||r||_2 warm'
+set terminal pdfcairo size 7in,4.2in noenhanced
+set output 'spook-pgs-error.pdf'
+set termoption noenhanced
+replot
+unset output
