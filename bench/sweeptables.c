@@ -5,7 +5,7 @@
  *   stack (30 disks, step 100) and spheres (200, step 100), friction on, cold start (the
  *   stepper's warm start is already solved to 1e-8); sweeps to ||r||_2 < 1e-6 (cap 2000),
  *   or when not reached the residual at the cap, and the final distance to the reference
- *   ldlt-ref (pool, stack; spheres has none).  A grid of run.c;
+ *   ldlt-ref.  A grid of run.c;
  *   writes ode-sor.md, ode-sor.csv, plots/ode-sor-SCENE.{gp,png,pdf} (sweeps against omega).
  * spook-pgs (Lacoursiere's notes): scene spheres (200, step 100): after k = 1..100 PGS sweeps,
  *   warm (z0) and cold, the relative error of z and of w against a reference
@@ -37,7 +37,7 @@ int bench_table_ode_sor(const char *out, int force, int argc, char **argv)
                                 "suite ode-sor\n"
                                 "scene pool step=100 name=pool ref=ldlt-ref\n"
                                 "scene stack step=100 n=30 name=stack ref=ldlt-ref\n"
-                                "scene spheres step=100 name=spheres\n"
+                                "scene spheres step=100 name=spheres ref=ldlt-ref\n"
                                 "set tol=1e-6 maxit=2000 reps=1 warm=0 seed=1\n");
     for (int o = 0; o < 2; o++)
         for (int k = 0; k < NOM; k++) {

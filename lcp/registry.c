@@ -20,6 +20,10 @@ static const lcp_solver registry[] = {
      BOXED | LCP_DENSE, lcp_amgs_D_explicit},
     {"amgs-I-explicit", "AMGS Omega = beta I on the dense A = J Minv J^T + E (Method 2.2)",
      BOXED | LCP_DENSE, lcp_amgs_I_explicit},
+    {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
+     0, lcp_mgs},
+    {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
+     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_ldlt_ref},
 };
 
 const lcp_solver *lcp_solvers(int *count)

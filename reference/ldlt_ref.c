@@ -1,0 +1,594 @@
+/* ldlt_ref.c: `ldlt-ref', the exact pivoting reference of lcpbench (the oracle).
+ *
+ * COMPUTES.  z with  w = A z + q,  lo <= z <= hi,  z_i = lo_i => w_i >= 0,
+ * z_i = hi_i => w_i <= 0,  lo_i < z_i < hi_i => w_i = 0,  for symmetric positive
+ * (semi-)definite A, exactly up to rounding; with friction coupling (findex) the bounds of
+ * row i are lo_i |z_f|, hi_i |z_f|, f = findex[i].
+ *
+ * METHOD (principal pivoting on index sets).  Every row is in one of three sets: free
+ * (F: w_i = 0), at its lower bound (z_i = lo_i) or at its upper bound (z_i = hi_i).  For a
+ * partition the free unknowns solve
+ *     A_FF z_F = -(q_F + A_FB z_B)                                          (1)
+ * by a factorisation of A_FF (ref_cholmod.c: sparse LDL^T, or ref_dense.c: dense
+ * Cholesky), followed by iterative refinement (at least one step, more while it halves
+ * the residual of (1)).  Then w = A z + q and the violators are
+ *     free i with z_i < lo_i or z_i > hi_i,   lower i with w_i < 0,   upper i with w_i > 0
+ * (with tolerances 1e-13 max(1, |bound|) in z and 1e-13 max(1, ||q||_inf) in w; rows with
+ * lo_i = hi_i are fixed).  No violator: the partition is the solution.
+ *   Block step (Judice & Pires): move every violator to the set it asks for (free below lo
+ * -> lower, above hi -> upper, bound with the wrong sign of w -> free).  Keep the smallest
+ * number of violators seen; a block step that does not lower it is allowed only
+ * REF_JP_COUNT (3) times in a row.
+ *   Newton steps (when block steps stop making progress; boxes with many rows at both
+ * bounds, as with friction, are where they do).  The boxed problem with symmetric A is the
+ * convex quadratic program  min f(z) = 1/2 z^T A z + q^T z  over the box.  From the current
+ * z projected into the box, projected Newton steps (Bertsekas 1982): the partition is read
+ * off the eps-active set, its solution is the Newton point; if it has no violator it is the
+ * answer, else z moves along the projection arc with an Armijo decrease of f.  f decreases
+ * strictly, so these steps cannot cycle.
+ *   Single step (Murty): if the arc search finds no decrease, move only the violator of
+ * least index.  Murty's least-index rule is finite for P-matrices (positive definite A).
+ *   Start: opt->warm: the sets read off z (z_i <= lo_i: lower, >= hi_i: upper, else free);
+ * otherwise every row at its lower bound (upper when lo_i = -inf, free when both bounds are
+ * infinite), the classical start of block pivoting.
+ *   Friction coupling: freeze the bounds of friction rows at the current normal impulses,
+ * solve the boxed problem (warm from the previous partition), update the bounds, repeat
+ * until max |bound change| <= 1e-12 max(1, max |bound|), or 500 rounds (LCP_NOT_SETTLED,
+ * usable).  The update is damped when the change grows (bounds += theta (new - old),
+ * theta halved down to 1/4: the plain iteration oscillates on piles; the fixed point is
+ * the same).  A round that keeps the free set reuses the factor (one solve, no
+ * factorisation).  The coupled problem is not an LCP; the residual reported is that of
+ * the coupled problem, computed by lcp_residual.
+ *
+ * SEMI-DEFINITE A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
+ * d_k ~ rounding (or negative), and (1) may have no solution.  Every factorisation's pivots
+ * are checked: d_k <= 1e-10 A_kk marks a dependent row.  From then on the method solves the
+ * boxed problem by proximal point steps (Rockafellar 1976):
+ *     z+ = the solution of LCP(A + eps D, q - eps D zc),   zc <- z+,   D = diag(A),
+ * starting from zc = 0.  Each step is a positive definite problem, pivoted exactly as above
+ * (warm from the previous partition).  For a monotone LCP with a solution the steps
+ * converge to a solution (the part of z in the null space of A stays near the centre, the
+ * rest converges at the rate eps / (lambda + eps)); eps starts at 1e-3 (well conditioned
+ * steps, no runaway partitions) and drops tenfold, down to 1e-9, after every step that
+ * needed no pivot.  Stop when the centre stops moving or the unregularised residual is at
+ * rounding level (at most 100 steps).  w, unique for semi-definite A, is then exact.  If
+ * the unshifted A_FF of the final partition has a dependent pivot, z is not unique:
+ * LCP_NONUNIQUE.  A zero pivot even with the shift (a zero row: no solution when it is
+ * violated) gives LCP_ERR_SINGULAR, a negative one (A indefinite) LCP_ERR_BREAKDOWN.
+ *
+ * HONESTY.  The final residual is computed with lcp_residual (the library's one residual):
+ * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
+ * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
+ * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
+ * with info->row.  Non-symmetric A: LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
+ * warm start): LCP_ERR_FORMAT with the row.
+ *
+ * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
+ * GPL), plus a few solves and products with A.  The number of steps is small for contact
+ * problems with block pivoting (tens), and at most the pivot cap.
+ *
+ * SOURCES.  J. J. Judice, F. M. Pires, "A block principal pivoting algorithm for large-scale
+ * strictly monotone linear complementarity problems", Comput. Oper. Res. 21 (1994) 587-596;
+ * K. G. Murty, "Note on a Bard-type scheme for solving the complementarity problem",
+ * Opsearch 11 (1974) 123-130 (least-index rule); D. P. Bertsekas, "Projected Newton
+ * methods for optimization problems with simple constraints", SIAM J. Control Optim. 20
+ * (1982) 221-246; R. Smith, ODE lcp.cpp (Dantzig / Cottle-
+ * Dantzig boxed LCP with findex, the bound-freezing convention); R. T. Rockafellar,
+ * "Monotone operators and the proximal point algorithm", SIAM J. Control Optim. 14 (1976)
+ * 877-898; T. Davis, CHOLMOD user guide.
+ */
+#include "ldlt_ref.h"
+#include "ref_internal.h"
+#include "solvers.h"
+
+#include <string.h>
+
+#define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
+#define REF_SHIFT 1e-3     /* first eps of the proximal shift, relative to A_kk */
+#define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
+#define REF_MAX_PROX 100   /* proximal steps */
+#define REF_VIOL 1e-13     /* violation tolerances (relative) */
+#define REF_JP_COUNT 3     /* block steps without progress before Newton steps */
+#define REF_MAX_ROUNDS 500 /* friction bound rounds */
+#define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
+#define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
+#define REF_REFINE 4       /* solve + refinement steps */
+
+enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
+
+typedef struct ref_ctx {
+    const lcp_problem *P;
+    int m;
+    ref_backend be;
+    double *diag;        /* m: A_ii */
+    double *lo, *hi;     /* m: bounds frozen for the current round */
+    signed char *state;  /* m: ST_FREE / ST_LO / ST_HI */
+    int *F;              /* m: the free list, ascending */
+    int nf;
+    int *Ff;             /* m: the free list of the factor the backend holds */
+    int nff;             /* its length, -1 when the backend holds none */
+    double epsf;         /* its eps */
+    double *w;           /* m: A z + q (+ eps D (z - zc) when shifted) */
+    double *b, *x;       /* m: right-hand side and solution of (1) */
+    double eps;          /* 0, or REF_SHIFT once a dependent pivot was seen */
+    double *zc;          /* m: proximal centre (used when eps > 0) */
+    int prox;            /* proximal steps done */
+    double qinf;         /* ||q||_inf */
+    double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
+    long pivots, max_pivots, single_steps, newton_steps;
+    int iterations;
+    int row;             /* last row moved, or the row to blame */
+} ref_ctx;
+
+void ref_options_default(ref_options *o)
+{
+    if (!o) return;
+    o->backend = REF_CHOLMOD;
+    o->block = 1;
+    o->full_pattern = -1;
+}
+
+/* w = A z + q + eps D (z - zc): the w of the (regularised) LCP being pivoted */
+static void ref_w(ref_ctx *C, const double *z)
+{
+    lcp_csr_matvec(&C->P->A, z, C->w);
+    for (int i = 0; i < C->m; i++) C->w[i] += C->P->q[i];
+    if (C->eps > 0.0)
+        for (int i = 0; i < C->m; i++) C->w[i] += C->eps * C->diag[i] * (z[i] - C->zc[i]);
+}
+
+/* Solve the partition: z_B at its bounds, z_F from (1) with refinement; w = A z + q. */
+static lcp_status ref_partition(ref_ctx *C, double *z)
+{
+    lcp_status st = LCP_OK;
+    int m = C->m, nf = 0, bad = -1;
+    for (int i = 0; i < m; i++) {
+        if (C->state[i] == ST_LO) z[i] = C->lo[i];
+        else if (C->state[i] == ST_HI) z[i] = C->hi[i];
+        else {
+            C->F[nf++] = i;
+            z[i] = 0.0;              /* the solve starts from z_F = 0 */
+        }
+    }
+    C->nf = nf;
+    int same = nf == C->nff && C->eps == C->epsf;      /* friction rounds often keep F */
+    for (int t = 0; same && t < nf; t++) same = C->F[t] == C->Ff[t];
+    if (nf > 0 && !same) {
+        C->nff = -1;
+        st = C->be.factor(&C->be, C->F, nf, C->eps, C->eps > 0.0 ? 0.0 : REF_TAU, &bad);
+        if (st == LCP_OK && bad >= 0 && C->eps == 0.0) { /* dependent row: shift from now */
+            C->eps = REF_SHIFT;
+            st = C->be.factor(&C->be, C->F, nf, C->eps, 0.0, &bad);
+        }
+        if (st == LCP_OK && bad >= 0)           /* zero row (no solution) or indefinite */
+            st = C->diag[bad] == 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
+        if (st != LCP_OK) C->row = bad;
+        if (st == LCP_OK) {                             /* remember what is factored */
+            memcpy(C->Ff, C->F, (size_t)nf * sizeof *C->Ff);
+            C->nff = nf;
+            C->epsf = C->eps;
+        }
+    }
+    ref_w(C, z);
+    double prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
+    for (int k = 0; st == LCP_OK && nf > 0 && k < REF_REFINE; k++) {
+        double rf = 0.0;                                   /* ||w_F||_inf */
+        for (int t = 0; t < nf; t++) rf = fmax(rf, fabs(C->w[C->F[t]]));
+        if (k >= 2 && rf <= target) break;                 /* solved and refined once */
+        if (k >= 2 && !(rf <= 0.5 * prev)) break;          /* refinement stopped helping */
+        prev = rf;
+        for (int t = 0; t < nf; t++) C->b[t] = -C->w[C->F[t]]; /* b = -w_F */
+        st = C->be.solve(&C->be, C->b, C->x);
+        for (int t = 0; st == LCP_OK && t < nf; t++) {
+            z[C->F[t]] += C->x[t];                          /* z_F += S^{-1} b */
+            if (!isfinite(z[C->F[t]])) {
+                st = LCP_ERR_BREAKDOWN;
+                C->row = C->F[t];
+            }
+        }
+        if (st == LCP_OK) ref_w(C, z);
+    }
+    return st;
+}
+
+/* The set row i asks for, or -1 when it is not violated. */
+static int ref_wants(const ref_ctx *C, const double *z, int i)
+{
+    double lo = C->lo[i], hi = C->hi[i];
+    double tw = REF_VIOL * fmax(1.0, C->qinf);
+    switch (C->state[i]) {
+    case ST_FREE:
+        if (z[i] < lo - REF_VIOL * fmax(1.0, fabs(lo))) return ST_LO;
+        if (z[i] > hi + REF_VIOL * fmax(1.0, fabs(hi))) return ST_HI;
+        return -1;
+    case ST_LO:
+        return (lo < hi && C->w[i] < -tw) ? ST_FREE : -1;
+    default:
+        return (lo < hi && C->w[i] > tw) ? ST_FREE : -1;
+    }
+}
+
+/* f(z) = 1/2 z^T (A + eps D) z + (q - eps D zc)^T z = 1/2 z^T (w + q - eps D zc), with
+ * C->w = w at z: the quadratic whose minimum over the box is the (regularised) problem. */
+static double ref_f(const ref_ctx *C, const double *z)
+{
+    double f = 0.0;
+    for (int i = 0; i < C->m; i++) {
+        double qt = C->P->q[i] - (C->eps > 0.0 ? C->eps * C->diag[i] * C->zc[i] : 0.0);
+        f += z[i] * (C->w[i] + qt);
+    }
+    return 0.5 * f;
+}
+
+/* Violators of a solved partition: their number, the first in *first. */
+static int ref_count(const ref_ctx *C, const double *z, int *first)
+{
+    int n = 0;
+    *first = -1;
+    for (int i = 0; i < C->m; i++)
+        if (ref_wants(C, z, i) >= 0) {
+            if (*first < 0) *first = i;
+            n++;
+        }
+    return n;
+}
+
+/* One projected Newton step (Bertsekas 1982) from a feasible z with C->w = w(z): the
+ * partition is read off the eps-active set (z within ea of a bound with w pushing into
+ * it, ea = min(1e-3, natural residual)); its solution zN is the Newton point.  When zN has
+ * no violator it is the answer (*n = 0, z = zN).  Otherwise z moves along the projection
+ * arc  z(a) = mid(lo, z + a (zN - z), hi),  a = 1, 1/2, ...  to the first point with the
+ * Armijo decrease  f(z(a)) <= f(z) + 1e-4 w^T (z(a) - z).  *stuck = 1 (z unchanged) when
+ * 40 halvings find none.  f decreases strictly, so these steps cannot cycle. */
+static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stuck)
+{
+    int m = C->m;
+    double r = 0.0;
+    *stuck = 0;
+    for (int i = 0; i < m; i++)                         /* natural residual at z */
+        r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
+    double ea = fmin(1e-3, r), f0 = ref_f(C, z);
+    memcpy(C->zo, z, (size_t)m * sizeof *z);
+    memcpy(C->wo, C->w, (size_t)m * sizeof *z);
+    long moved = 0;
+    for (int i = 0; i < m; i++) {
+        int s = ST_FREE;
+        if (C->lo[i] == C->hi[i] || (z[i] <= C->lo[i] + ea && C->wo[i] > 0.0)) s = ST_LO;
+        else if (z[i] >= C->hi[i] - ea && C->wo[i] < 0.0) s = ST_HI;
+        if (s != C->state[i]) {
+            moved++;
+            C->row = i;
+        }
+        C->state[i] = (signed char)s;
+    }
+    C->pivots += moved > 0 ? moved : 1;                 /* a step counts at least one */
+    lcp_status st = ref_partition(C, z);                /* z = zN */
+    if (st != LCP_OK) return st;
+    C->iterations++;
+    *n = ref_count(C, z, first);
+    if (*n == 0) return LCP_OK;
+    memcpy(C->zn, z, (size_t)m * sizeof *z);
+    *stuck = 1;
+    double a = 1.0;
+    for (int k = 0; k < 40 && *stuck; k++, a *= 0.5) {
+        double dec = 0.0;                               /* w^T (z(a) - z) */
+        for (int i = 0; i < m; i++) {
+            z[i] = lcp_mid(C->lo[i], C->zo[i] + a * (C->zn[i] - C->zo[i]), C->hi[i]);
+            dec += C->wo[i] * (z[i] - C->zo[i]);
+        }
+        ref_w(C, z);
+        if (ref_f(C, z) <= f0 + 1e-4 * dec) *stuck = 0;
+    }
+    if (*stuck) {
+        memcpy(z, C->zo, (size_t)m * sizeof *z);
+        memcpy(C->w, C->wo, (size_t)m * sizeof *z);
+    }
+    return LCP_OK;
+}
+
+/* The boxed problem with the current (frozen) bounds.  Block steps while they make
+ * progress (Judice-Pires); when they stop, projected Newton steps (monotone in f); when
+ * those stall, single least-index steps (Murty).  ro->block = 0: single steps only. */
+static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
+{
+    enum { BLOCK, NEWTON, SINGLE };
+    lcp_status st = LCP_OK;
+    int nbest = C->m + 1, credit = REF_JP_COUNT, mode = ro->block ? BLOCK : SINGLE;
+    for (;;) {
+        int n, first, stuck = 0;
+        if (mode == NEWTON) {
+            st = ref_newton(C, z, &n, &first, &stuck);
+            if (st != LCP_OK || n == 0) break;
+            C->newton_steps++;
+            if (stuck) mode = SINGLE;                   /* z unchanged: pivot it out */
+            if (C->pivots >= C->max_pivots) {
+                st = LCP_PIVOT_CAP;                     /* z: feasible, usable */
+                break;
+            }
+            if (!stuck) continue;
+        }
+        st = ref_partition(C, z);
+        if (st != LCP_OK) break;
+        C->iterations++;
+        n = ref_count(C, z, &first);
+        if (n == 0) break;                              /* complementary: solved */
+        if (C->pivots >= C->max_pivots) {
+            st = LCP_PIVOT_CAP;                         /* z: the last solved partition */
+            C->row = first;
+            break;
+        }
+        if (mode == BLOCK && n >= nbest && credit == 0) { /* block steps stopped helping */
+            mode = NEWTON;
+            for (int i = 0; i < C->m; i++) z[i] = lcp_mid(C->lo[i], z[i], C->hi[i]);
+            ref_w(C, z);                                /* a feasible start */
+            continue;
+        }
+        if (mode == BLOCK && C->pivots + n > C->max_pivots) {
+            st = LCP_PIVOT_CAP;
+            C->row = first;
+            break;
+        }
+        if (mode == BLOCK) {                            /* Judice-Pires: move them all */
+            if (n < nbest) {
+                nbest = n;
+                credit = REF_JP_COUNT;
+            } else {
+                credit--;
+            }
+            for (int i = 0; i < C->m; i++) {
+                int s = ref_wants(C, z, i);
+                if (s >= 0) {
+                    C->state[i] = (signed char)s;
+                    C->row = i;
+                }
+            }
+            C->pivots += n;
+        } else {                                        /* Murty: least index only */
+            C->state[first] = (signed char)ref_wants(C, z, first);
+            C->row = first;
+            C->pivots++;
+            C->single_steps++;
+        }
+    }
+    return st;
+}
+
+/* The boxed problem, exact: one pivoting solve, or (once a dependent pivot switched the
+ * shift on) proximal steps  z+ = solution of LCP(A + eps D, q - eps D zc), zc <- z+,
+ * until the centre stops moving or the unregularised residual is at rounding level. */
+static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
+{
+    lcp_status st = LCP_OK;
+    for (;;) {
+        long before = C->pivots;
+        st = ref_box(C, ro, z);
+        if (st != LCP_OK || C->eps == 0.0) break;
+        double dz = 0.0, zs = 0.0, r = 0.0;
+        for (int i = 0; i < C->m; i++) {
+            dz = fmax(dz, fabs(z[i] - C->zc[i]));
+            zs = fmax(zs, fabs(z[i]));
+            C->zc[i] = z[i];                                /* zc <- z */
+        }
+        C->prox++;
+        ref_w(C, z);                                        /* z = zc: the true w */
+        for (int i = 0; i < C->m; i++)
+            r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
+        if (dz <= 1e-15 * fmax(1.0, zs) || r <= 1e-14 * fmax(1.0, C->qinf)) break;
+        if (C->prox >= REF_MAX_PROX) break;               /* the final residual decides */
+        if (C->pivots == before)                          /* partition settled: faster */
+            C->eps = fmax(0.1 * C->eps, REF_SHIFT_MIN);
+    }
+    return st;
+}
+
+/* Freeze the bounds at z (friction coupling); returns max |change| and its row.  A row
+ * whose bounds open from lo = hi (its normal impulse left zero) starts free (sticking). */
+static double ref_bounds(ref_ctx *C, const double *z, double theta, double *scale, int *row)
+{
+    double change = 0.0, big = 0.0;
+    for (int i = 0; i < C->m; i++) {
+        double lo, hi;
+        lcp_row_bounds(C->P, z, i, &lo, &hi);
+        double d = fmax(fabs(lo - C->lo[i]), fabs(hi - C->hi[i]));
+        if (isfinite(lo)) big = fmax(big, fabs(lo));
+        if (isfinite(hi)) big = fmax(big, fabs(hi));
+        if (C->P->findex && C->P->findex[i] >= 0 && d > change) {
+            change = d;
+            *row = i;
+        }
+        if (C->lo[i] == C->hi[i] && lo < hi) C->state[i] = ST_FREE; /* opened: sticking */
+        if (theta < 1.0 && C->P->findex && C->P->findex[i] >= 0) { /* damped update */
+            lo = C->lo[i] + theta * (lo - C->lo[i]);
+            hi = C->hi[i] + theta * (hi - C->hi[i]);
+        }
+        C->lo[i] = lo;
+        C->hi[i] = hi;
+    }
+    *scale = fmax(1.0, big);
+    return change;
+}
+
+/* Validate the data the method reads; LCP_OK or the status and *row. */
+static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const double *z,
+                            int *row)
+{
+    const lcp_csr *A = &P->A;
+    int m = P->m;
+    if (!P->q || !P->lo || !P->hi || A->nrow != m || A->ncol != m || (m > 0 && !A->p))
+        return LCP_ERR_ARG;
+    for (int i = 0; i < m; i++) {
+        *row = i;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (!isfinite(A->x[k])) return LCP_ERR_FORMAT;
+        if (!isfinite(P->q[i]) || isnan(P->lo[i]) || isnan(P->hi[i])) return LCP_ERR_FORMAT;
+        if (opt->warm && !isfinite(z[i])) return LCP_ERR_FORMAT;
+        if (!(P->lo[i] <= P->hi[i]) || P->lo[i] == INFINITY || P->hi[i] == -INFINITY)
+            return LCP_ERR_ARG;
+        if (P->findex && P->findex[i] >= 0 && (P->findex[i] >= m || P->findex[i] == i))
+            return LCP_ERR_ARG;
+    }
+    *row = -1;
+    if (!P->symmetric && !lcp_csr_is_symmetric(A)) return LCP_ERR_NEEDS_SYMMETRIC;
+    return LCP_OK;
+}
+
+lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_options *ro,
+                     double *z, lcp_info *info, ref_stats *stats)
+{
+    ref_options rdef;
+    ref_ctx C;
+    lcp_status st = LCP_OK;
+    int settled = 1, nonunique = 0, rounds = 0, have_be = 0;
+    memset(&C, 0, sizeof C);
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (info) lcp_info_init(info);
+    if (!P || !opt || !z || !info || P->m < 0) return LCP_ERR_ARG;
+    if (!ro) {
+        ref_options_default(&rdef);
+        ro = &rdef;
+    }
+    int m = P->m;
+    C.P = P;
+    C.m = m;
+    C.row = -1;
+    if (m == 0) goto finish;
+    st = ref_check(P, opt, z, &C.row);
+    if (st != LCP_OK) goto finish;
+
+    C.diag = lcp_malloc((size_t)m, sizeof *C.diag);
+    C.lo = lcp_malloc((size_t)m, sizeof *C.lo);
+    C.hi = lcp_malloc((size_t)m, sizeof *C.hi);
+    C.state = lcp_malloc((size_t)m, sizeof *C.state);
+    C.F = lcp_malloc((size_t)m, sizeof *C.F);
+    C.w = lcp_malloc((size_t)m, sizeof *C.w);
+    C.b = lcp_malloc((size_t)m, sizeof *C.b);
+    C.x = lcp_malloc((size_t)m, sizeof *C.x);
+    C.zc = lcp_calloc((size_t)m, sizeof *C.zc);
+    C.Ff = lcp_malloc((size_t)m, sizeof *C.Ff);
+    C.zo = lcp_malloc((size_t)m, sizeof *C.zo);
+    C.wo = lcp_malloc((size_t)m, sizeof *C.wo);
+    C.zn = lcp_malloc((size_t)m, sizeof *C.zn);
+    C.nff = -1;
+    if (!C.diag || !C.lo || !C.hi || !C.state || !C.F || !C.w || !C.b || !C.x || !C.zc ||
+        !C.Ff || !C.zo || !C.wo || !C.zn) {
+        st = LCP_ERR_NOMEM;
+        goto finish;
+    }
+    lcp_csr_diag(&P->A, C.diag);
+    st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, &P->A, C.diag)
+                                  : ref_cholmod_create(&C.be, &P->A, C.diag, ro->full_pattern);
+    if (st != LCP_OK) goto finish;
+    have_be = 1;
+    for (int i = 0; i < m; i++) C.qinf = fmax(C.qinf, fabs(P->q[i]));
+    C.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : 50L * m + 1000;
+
+    lcp_start(P, opt, z);                  /* cold: mid(lo_eff, 0, hi_eff); warm: projected */
+    double scale;
+    int brow = -1;
+    for (int i = 0; i < m; i++) C.lo[i] = C.hi[i] = 0.0;
+    ref_bounds(&C, z, 1.0, &scale, &brow);
+    for (int i = 0; i < m; i++) {          /* the starting partition */
+        double lo = C.lo[i], hi = C.hi[i];
+        if (opt->warm)
+            C.state[i] = z[i] <= lo ? ST_LO : (z[i] >= hi ? ST_HI : ST_FREE);
+        else
+            C.state[i] = lo > -INFINITY ? ST_LO : (hi < INFINITY ? ST_HI : ST_FREE);
+    }
+
+    double theta = 1.0, prev = INFINITY;
+    for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
+        st = ref_prox(&C, ro, z);
+        if (st != LCP_OK || !P->findex) break;
+        double change = ref_bounds(&C, z, theta, &scale, &brow);
+        if (change <= REF_SETTLE * scale) break;
+        if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
+        prev = change;
+        if (rounds >= REF_MAX_ROUNDS) {
+            settled = 0;
+            C.row = brow;
+            break;
+        }
+    }
+    if (st == LCP_OK && C.eps > 0.0 && C.nf > 0) { /* shifted: is A_FF itself singular? */
+        int bad = -1;
+        st = C.be.factor(&C.be, C.F, C.nf, 0.0, REF_TAU, &bad);
+        C.nff = -1;
+        nonunique = bad >= 0;
+        if (nonunique) C.row = bad;
+    }
+    if (st == LCP_OK || st == LCP_PIVOT_CAP) {
+        for (int t = 0; t < C.nf; t++) {   /* free values within rounding of a bound */
+            int i = C.F[t];
+            z[i] = lcp_mid(C.lo[i], z[i], C.hi[i]);
+        }
+        lcp_residuals R;
+        lcp_residual(P, z, C.w, &R);
+        info->residual = R.r2;
+        info->residual_inf = R.rinf;
+        if (st == LCP_OK && !(R.rinf <= REF_ACCEPT * fmax(1.0, C.qinf))) {
+            double rmax = -1.0;             /* blame the row with the largest residual */
+            for (int i = 0; i < m; i++) {
+                double lo, hi;
+                lcp_row_bounds(P, z, i, &lo, &hi);
+                double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
+                if (!(r <= rmax)) {
+                    rmax = r;
+                    C.row = i;
+                }
+            }
+            if (P->findex) settled = 0;
+            else st = C.eps > 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
+        }
+        if (st == LCP_OK && !settled) st = LCP_NOT_SETTLED;
+        else if (st == LCP_OK && nonunique) st = LCP_NONUNIQUE;
+        else if (st == LCP_OK) C.row = -1;
+    }
+
+finish:
+    if (have_be) C.be.destroy(&C.be);
+    info->status = st;
+    info->iterations = C.iterations;
+    info->pivots = C.pivots;
+    info->work = (double)C.pivots;
+    info->factorizations = C.be.factorizations;
+    info->flops = C.be.flops;
+    info->row = C.row;
+    if (stats) {
+        stats->malloc_delta = C.be.malloc_delta;
+        stats->shifted = C.eps > 0.0;
+        stats->nonunique = nonunique;
+        stats->rounds = rounds;
+        stats->single_steps = C.single_steps;
+        stats->newton_steps = C.newton_steps;
+        stats->analyses = C.be.analyses;
+    }
+    lcp_free(C.diag);
+    lcp_free(C.lo);
+    lcp_free(C.hi);
+    lcp_free(C.state);
+    lcp_free(C.F);
+    lcp_free(C.w);
+    lcp_free(C.b);
+    lcp_free(C.x);
+    lcp_free(C.zc);
+    lcp_free(C.Ff);
+    lcp_free(C.zo);
+    lcp_free(C.wo);
+    lcp_free(C.zn);
+    return st;
+}
+
+lcp_status lcp_ldlt_ref(const lcp_problem *P, const lcp_options *opt, double *z,
+                        lcp_info *info)
+{
+    return ref_solve(P, opt, NULL, z, info, NULL);
+}
+
+lcp_status lcp_ldlt_dense(const lcp_problem *P, const lcp_options *opt, double *z,
+                          lcp_info *info)
+{
+    ref_options ro;
+    ref_options_default(&ro);
+    ro.backend = REF_DENSE;
+    return ref_solve(P, opt, &ro, z, info, NULL);
+}

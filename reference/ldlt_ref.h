@@ -1,0 +1,54 @@
+/* ldlt_ref.h: the pivoting reference (`ldlt-ref`) beyond the solver signature: its variant
+ * options and its statistics, for the tests and the benchmark (tests/test_ref.c,
+ * tests/bench_ref.c).  The registered solver is lcp_ldlt_ref (lcp/solvers.h), which is
+ * ref_solve() with ref_options_default() and no statistics.
+ *
+ * ref_solve(P, opt, ro, z, info, st)
+ *   P     in   the problem (symmetric A; box bounds; friction coupling findex)
+ *   opt   in   lcp_options: warm, max_pivots are read; tol and max_iter do not apply
+ *   ro    in   variant (NULL = defaults): sparse CHOLMOD or dense LAPACKE factorisation,
+ *              block pivoting on/off, full-pattern reuse policy
+ *   z     in/out  m entries: warm start when opt->warm, the answer on return
+ *   info  out  iterations (pivot steps), pivots, factorizations, flops, residual, row
+ *   st    out  (may be NULL) what the tests check: CHOLMOD's malloc_count balance, whether
+ *              the diagonal shift was needed, friction rounds, single (Murty) steps
+ */
+#ifndef LDLT_REF_H
+#define LDLT_REF_H
+
+#include "lcp.h"
+
+typedef enum ref_backend_kind {
+    REF_CHOLMOD = 0, /* sparse LDL^T (CHOLMOD, simplicial, AMD ordering) */
+    REF_DENSE = 1    /* dense Cholesky of A_FF (LAPACKE dpotrf / dpotrs) */
+} ref_backend_kind;
+
+typedef struct ref_options {
+    ref_backend_kind backend; /* REF_CHOLMOD */
+    int block;                /* 1: Judice-Pires block steps, then projected Newton steps
+                                 when they stall, then single pivots; 0: single pivots
+                                 (Murty's least index) only */
+    int full_pattern;         /* -1: auto (|F| >= m/2), 0: never, 1: always.  Sparse only:
+                                 factor [A_FF 0; 0 I] on A's analysed pattern */
+} ref_options;
+
+typedef struct ref_stats {
+    long malloc_delta;    /* CHOLMOD Common->malloc_count at the end minus at the start */
+    int shifted;          /* 1: a tiny or negative pivot switched on the diagonal shift */
+    int nonunique;        /* 1: A_FF singular at the final partition (z not unique) */
+    int rounds;           /* friction bound rounds (1 without coupling) */
+    long single_steps;    /* least-index (Murty) steps */
+    long newton_steps;    /* projected Newton steps (after block steps stopped helping) */
+    long analyses;        /* symbolic analyses (sparse) */
+} ref_stats;
+
+void ref_options_default(ref_options *o);
+
+lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_options *ro,
+                     double *z, lcp_info *info, ref_stats *st);
+
+/* The same pivoting on dense LAPACKE Cholesky (ref_solve with backend REF_DENSE): the
+ * benchmark's and the tests' second opinion.  Forms |F| x |F| dense blocks. */
+lcp_solve_fn lcp_ldlt_dense;
+
+#endif /* LDLT_REF_H */

@@ -1,0 +1,242 @@
+/* ref_cholmod.c: the sparse factorisation backend of the pivoting reference.
+ *
+ * COMPUTES.  For a free set F (ascending rows) the LDL^T factorisation of
+ *     S = A_FF + eps * diag(A_FF)                      (eps = 0 unless the driver shifts)
+ * with CHOLMOD (simplicial LDL^T, AMD fill-reducing ordering), and solves S x = b.
+ *
+ * TWO WAYS TO BUILD S.
+ *   full pattern:  S = [A_FF + eps D, 0; 0, I] in A's own row order, stored on A's whole
+ *                  pattern (the entries coupling F to bound rows kept as explicit zeros).
+ *                  The pattern never changes, so the symbolic analysis (ordering, etree,
+ *                  column counts) is done once per solve and reused by every step.
+ *   sub pattern:   S = A_FF compressed to |F| rows, analysed again at every step.
+ * Auto picks the full pattern when |F| >= m/2 (its factorisation costs about that of the
+ * whole A) and the sub pattern for small free sets (cheap analysis, much smaller factor).
+ *
+ * PIVOT CHECK.  CHOLMOD's LDL^T accepts indefinite and singular matrices silently (only a
+ * zero pivot sets Common->status), so after every factorisation the diagonal D is read
+ * (simplicial LDL^T keeps D(k,k) in the first slot of column k) and the first pivot in
+ * elimination order with d_k <= tau * A_kk (or NaN) is reported to the driver as a
+ * dependent row.  Common->status < 0 is an error (out of memory or breakdown).
+ *
+ * COST.  One factorisation per call (flops as counted by cholmod_analyze: Common->fl);
+ * the analysis O(nnz(L)) when the sub pattern is used.  Memory: L, one copy of A's upper
+ * triangle, three dense m-vectors.
+ *
+ * LIMITS.  Int indices (cholmod_* not cholmod_l_*): nnz(L) < 2^31.  Simplicial only (no
+ * supernodal LL^T), because D must be read.  No use of the Modify module (GPL): every step
+ * refactorises.  Source: T. Davis, CHOLMOD user guide (SuiteSparse 5.12).
+ */
+#include "ref_internal.h"
+
+#include <cholmod.h>
+#include <string.h>
+
+typedef struct ref_chol {
+    cholmod_common c;
+    const lcp_csr *A;
+    const double *diag;
+    int m;
+    int policy;            /* -1 auto, 0 never, 1 always full pattern */
+    size_t malloc_start;
+    cholmod_sparse *S;     /* m x m capacity, upper triangle (stype 1) */
+    cholmod_factor *Lfull; /* analysed on the full pattern, reused */
+    double fl_full;
+    cholmod_factor *Lsub;  /* analysed per step */
+    cholmod_factor *L;     /* the current one (Lfull or Lsub) */
+    int full;              /* mode of the current factor */
+    int ns;                /* size of the current system */
+    int nf;
+    const int *F;          /* the current free list (driver owns) */
+    int *pos;              /* m: system index of a row, -1 when not in the system */
+    int *map;              /* m: row of a system index */
+    cholmod_dense *B, *X, *Y, *E;
+} ref_chol;
+
+static lcp_status chol_status(const cholmod_common *c)
+{
+    if (c->status == CHOLMOD_OUT_OF_MEMORY) return LCP_ERR_NOMEM;
+    return c->status < 0 ? LCP_ERR_BREAKDOWN : LCP_OK;
+}
+
+/* Fill R->S for the current mode: column c (row g = map[c]) holds the rows r <= c of
+ * row g of A (A symmetric, so row g of the CSR is column g).  The diagonal is always in
+ * the pattern (inserted when A does not store it). */
+static void chol_build(ref_chol *R, const signed char *isfree, double eps)
+{
+    const lcp_csr *A = R->A;
+    cholmod_sparse *S = R->S;
+    int *Sp = S->p, *Si = S->i;
+    double *Sx = S->x;
+    int nz = 0;
+    for (int c = 0; c < R->ns; c++) {
+        int g = R->map[c], fg = isfree[g], have_diag = 0;
+        Sp[c] = nz;
+        for (int k = A->p[g]; k < A->p[g + 1]; k++) {
+            int h = A->j[k];
+            if (h > g) break;                         /* upper triangle: rows h <= g */
+            int r = R->pos[h];
+            if (r < 0) continue;                      /* sub pattern: h not free */
+            double v = (fg && isfree[h]) ? A->x[k] : 0.0; /* full: couplings to B are 0 */
+            if (h == g) {
+                v = fg ? A->x[k] + eps * R->diag[g] : 1.0; /* S_gg = A_gg (1 + eps) or 1 */
+                have_diag = 1;
+            }
+            Si[nz] = r;
+            Sx[nz++] = v;
+        }
+        if (!have_diag) {                             /* A_gg not stored */
+            Si[nz] = c;
+            Sx[nz++] = fg ? 0.0 : 1.0;
+        }
+    }
+    Sp[R->ns] = nz;
+    S->nrow = S->ncol = (size_t)R->ns;
+}
+
+static lcp_status chol_factor(ref_backend *be, const int *F, int nf, double eps, double tau,
+                              int *bad)
+{
+    ref_chol *R = be->impl;
+    lcp_status st = LCP_OK;
+    signed char *isfree = NULL;
+    int m = R->m;
+    *bad = -1;
+    R->F = F;
+    R->nf = nf;
+    if (nf == 0) return LCP_OK;
+    isfree = lcp_calloc((size_t)m, 1);
+    if (!isfree) return LCP_ERR_NOMEM;
+    for (int k = 0; k < nf; k++) isfree[F[k]] = 1;
+
+    R->full = R->policy == 1 || (R->policy < 0 && 2 * nf >= m);
+    if (R->full) {
+        for (int g = 0; g < m; g++) R->pos[g] = R->map[g] = g;
+        R->ns = m;
+    } else {
+        for (int g = 0; g < m; g++) R->pos[g] = -1;
+        for (int k = 0; k < nf; k++) {
+            R->pos[F[k]] = k;
+            R->map[k] = F[k];
+        }
+        R->ns = nf;
+    }
+    chol_build(R, isfree, eps);
+
+    double fl = 0.0;
+    if (R->full) {
+        if (!R->Lfull) {
+            R->Lfull = cholmod_analyze(R->S, &R->c);
+            st = chol_status(&R->c);
+            if (st == LCP_OK && !R->Lfull) st = LCP_ERR_BREAKDOWN;
+            R->fl_full = R->c.fl;
+            be->analyses++;
+        }
+        R->L = R->Lfull;
+        fl = R->fl_full;
+    } else if (st == LCP_OK) {
+        cholmod_free_factor(&R->Lsub, &R->c);
+        R->Lsub = cholmod_analyze(R->S, &R->c);
+        st = chol_status(&R->c);
+        if (st == LCP_OK && !R->Lsub) st = LCP_ERR_BREAKDOWN;
+        fl = R->c.fl;
+        be->analyses++;
+        R->L = R->Lsub;
+    }
+    if (st == LCP_OK) {
+        cholmod_factorize(R->S, R->L, &R->c);
+        st = chol_status(&R->c);               /* NOT_POSDEF (> 0) is checked below */
+        be->factorizations++;
+        be->flops += fl;
+    }
+    if (st == LCP_OK && (R->L->is_ll || R->L->is_super || R->L->xtype != CHOLMOD_REAL))
+        st = LCP_ERR_BREAKDOWN;                /* not the simplicial LDL^T asked for */
+    if (st == LCP_OK) {                        /* D(k,k) = Lx[Lp[k]] in elimination order */
+        const int *Lp = R->L->p, *Perm = R->L->Perm;
+        const double *Lx = R->L->x;
+        for (int k = 0; k < R->ns && *bad < 0; k++) {
+            int g = R->map[Perm ? Perm[k] : k];
+            if (!isfree[g]) continue;              /* identity rows of the full pattern */
+            double d = Lx[Lp[k]], akk = R->diag[g];
+            if (!(akk > 0.0) || !(d > tau * akk)) *bad = g;
+        }
+    }
+    lcp_free(isfree);
+    return st;
+}
+
+static lcp_status chol_solve(ref_backend *be, const double *b, double *x)
+{
+    ref_chol *R = be->impl;
+    if (R->nf == 0) return LCP_OK;
+    double *Bx = R->B->x;
+    R->B->nrow = (size_t)R->ns;
+    R->B->d = (size_t)R->ns;
+    if (R->full) memset(Bx, 0, (size_t)R->ns * sizeof *Bx);
+    for (int k = 0; k < R->nf; k++) Bx[R->pos[R->F[k]]] = b[k]; /* b into system order */
+    int okc = cholmod_solve2(CHOLMOD_A, R->L, R->B, NULL, &R->X, NULL, &R->Y, &R->E, &R->c);
+    lcp_status st = okc ? chol_status(&R->c) : LCP_ERR_BREAKDOWN;
+    if (st == LCP_OK && okc) {
+        const double *Xx = R->X->x;
+        for (int k = 0; k < R->nf; k++) x[k] = Xx[R->pos[R->F[k]]];
+    } else if (R->c.status == CHOLMOD_OUT_OF_MEMORY) {
+        st = LCP_ERR_NOMEM;
+    }
+    return st;
+}
+
+static void chol_destroy(ref_backend *be)
+{
+    ref_chol *R = be ? be->impl : NULL;
+    if (!R) return;
+    if (R->S) R->S->nrow = R->S->ncol = (size_t)R->m;  /* back to its allocated size */
+    if (R->B) R->B->nrow = R->B->d = (size_t)R->m;
+    cholmod_free_sparse(&R->S, &R->c);
+    cholmod_free_factor(&R->Lfull, &R->c);
+    cholmod_free_factor(&R->Lsub, &R->c);
+    cholmod_free_dense(&R->B, &R->c);
+    cholmod_free_dense(&R->X, &R->c);
+    cholmod_free_dense(&R->Y, &R->c);
+    cholmod_free_dense(&R->E, &R->c);
+    cholmod_finish(&R->c);                  /* frees Common's workspace too */
+    be->malloc_delta = (long)R->c.malloc_count - (long)R->malloc_start;
+    lcp_free(R->pos);
+    lcp_free(R->map);
+    lcp_free(R);
+    be->impl = NULL;
+}
+
+lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *diag,
+                              int full_pattern)
+{
+    if (!be || !A || !diag || A->nrow != A->ncol) return LCP_ERR_ARG;
+    memset(be, 0, sizeof *be);
+    ref_chol *R = lcp_calloc(1, sizeof *R);
+    if (!R) return LCP_ERR_NOMEM;
+    be->impl = R;
+    be->factor = chol_factor;
+    be->solve = chol_solve;
+    be->destroy = chol_destroy;
+    int m = A->nrow;
+    R->A = A;
+    R->diag = diag;
+    R->m = m;
+    R->policy = full_pattern;
+    cholmod_start(&R->c);
+    R->c.print = 0;                        /* the library prints nothing */
+    R->c.supernodal = CHOLMOD_SIMPLICIAL;  /* D must be readable */
+    R->c.final_ll = 0;                     /* keep LDL^T */
+    R->c.nmethods = 1;                     /* AMD only: deterministic and cheap */
+    R->c.method[0].ordering = CHOLMOD_AMD;
+    R->malloc_start = R->c.malloc_count;
+    size_t nzu = (size_t)LCP_CSR_NNZ(A) / 2 + (size_t)m + 1; /* upper triangle + diagonal */
+    R->pos = lcp_malloc((size_t)m + 1, sizeof *R->pos);
+    R->map = lcp_malloc((size_t)m + 1, sizeof *R->map);
+    R->S = cholmod_allocate_sparse((size_t)m, (size_t)m, nzu, 1, 1, 1, CHOLMOD_REAL, &R->c);
+    R->B = cholmod_allocate_dense((size_t)m, 1, (size_t)m, CHOLMOD_REAL, &R->c);
+    if (!R->pos || !R->map || !R->S || !R->B) {
+        chol_destroy(be);
+        return LCP_ERR_NOMEM;
+    }
+    return LCP_OK;
+}

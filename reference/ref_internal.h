@@ -1,0 +1,37 @@
+/* ref_internal.h: what the pivoting driver (ldlt_ref.c) needs from a factorisation
+ * backend (ref_cholmod.c: sparse LDL^T; ref_dense.c: dense Cholesky).
+ *
+ * A backend factors  S = A_FF + eps * diag(A_FF)  for the free set F (ascending row list)
+ * and solves S x = b for vectors indexed like F.  It reports the first pivot of its
+ * elimination order that is not safely positive:  d_k <= tau * A_kk (or NaN), as the
+ * original row index in *bad (-1 when all pivots are fine).  tau = 0 asks only for
+ * non-positive pivots.
+ */
+#ifndef REF_INTERNAL_H
+#define REF_INTERNAL_H
+
+#include "lcp_internal.h"
+
+typedef struct ref_backend ref_backend;
+
+struct ref_backend {
+    /* factor A_FF + eps diag(A_FF); *bad as above */
+    lcp_status (*factor)(ref_backend *be, const int *F, int nf, double eps, double tau,
+                         int *bad);
+    /* x = S^{-1} b, both nf entries (the last factor's F) */
+    lcp_status (*solve)(ref_backend *be, const double *b, double *x);
+    void (*destroy)(ref_backend *be);
+    long factorizations; /* numerical factorisations done */
+    double flops;        /* their flops (CHOLMOD's analysis count; nf^3/3 dense) */
+    long analyses;       /* symbolic analyses (sparse) */
+    long malloc_delta;   /* CHOLMOD malloc_count balance, set by destroy */
+    void *impl;
+};
+
+/* A: m x m, full storage; diag: A_ii (the backend keeps the pointers, caller owns).
+ * full_pattern: -1 auto, 0 never, 1 always. */
+lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *diag,
+                              int full_pattern);
+lcp_status ref_dense_create(ref_backend *be, const lcp_csr *A, const double *diag);
+
+#endif /* REF_INTERNAL_H */

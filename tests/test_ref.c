@@ -1,0 +1,568 @@
+/* test_ref.c: the pivoting reference `ldlt-ref' against answers known by construction, by
+ * exhaustive enumeration of active sets (m <= 12) and by the dense LAPACKE path of the same
+ * pivoting.  One named TAP line per property (ref/...).
+ *
+ * Enumeration: for every assignment of the rows to {lower, upper, free} (2^m for the
+ * standard LCP, 3^m for finite boxes) solve A_FF z_F = -(q_F + A_FB z_B) in the least-squares
+ * minimum-norm sense (LAPACKE_dgelsd, so singular A_FF are allowed), keep it when it is
+ * consistent and complementary.  For semi-definite A some solution has a nonsingular A_FF
+ * (a basic solution), so w = A z + q (unique) is found.
+ *
+ * Every solve also checks that CHOLMOD's malloc_count came back to its start value
+ * (ref/malloc-count-balanced at the end).
+ */
+#include "ldlt_ref.h"
+#include "tap.h"
+#include "testprob.h"
+
+#include <lapacke.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long n_solves = 0, n_leaks = 0;
+
+static double inf_norm(const double *v, int m)
+{
+    double s = 0.0;
+    for (int i = 0; i < m; i++) s = fmax(s, fabs(v[i]));
+    return s;
+}
+
+static double max_diff(const double *a, const double *b, int m)
+{
+    double s = 0.0;
+    for (int i = 0; i < m; i++) s = fmax(s, fabs(a[i] - b[i]));
+    return s;
+}
+
+/* ref_solve with backend/variant, cold unless warm; counts CHOLMOD leaks */
+static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, int full,
+                        int warm, long max_pivots, double *z, lcp_info *info,
+                        ref_stats *st)
+{
+    lcp_options opt;
+    ref_options ro;
+    ref_stats local;
+    lcp_options_default(&opt);
+    opt.warm = warm;
+    opt.max_pivots = max_pivots;
+    ref_options_default(&ro);
+    ro.backend = be;
+    ro.block = block;
+    ro.full_pattern = full;
+    if (!st) st = &local;
+    lcp_status s = ref_solve(P, &opt, &ro, z, info, st);
+    n_solves++;
+    if (st->malloc_delta != 0) {
+        n_leaks++;
+        tap_diag("malloc_count delta %ld after solve %ld", st->malloc_delta, n_solves);
+    }
+    return s;
+}
+
+static void wvec(const lcp_problem *P, const double *z, double *w)
+{
+    lcp_csr_matvec(&P->A, z, w);
+    for (int i = 0; i < P->m; i++) w[i] += P->q[i];
+}
+
+/* A = M M^T + diag(e) with M: m x n, k random entries per row plus M_ii when i < n */
+static int mk_random(lcp_problem *P, int m, int n, int k, double e, uint64_t seed)
+{
+    uint64_t s = seed;
+    int nz = m * (k + 1), t = 0, rc = 0;
+    int *ti = malloc(sizeof(int) * (size_t)nz), *tj = malloc(sizeof(int) * (size_t)(nz + n));
+    double *tx = malloc(sizeof(double) * (size_t)(nz + n));
+    double *E = malloc(sizeof(double) * (size_t)m);
+    lcp_csr M, Id;
+    memset(&M, 0, sizeof M);
+    memset(&Id, 0, sizeof Id);
+    lcp_problem_init(P);
+    for (int i = 0; i < m; i++) {
+        for (int r = 0; r < k; r++) {
+            ti[t] = i;
+            tj[t] = (int)(tp_next(&s) % (uint64_t)n);
+            tx[t++] = 2.0 * tp_unif(&s) - 1.0;
+        }
+        if (i < n) {
+            ti[t] = i;
+            tj[t] = i;
+            tx[t++] = 1.0 + tp_unif(&s);
+        }
+        E[i] = e;
+    }
+    rc |= lcp_csr_from_triplets(&M, m, n, t, ti, tj, tx);
+    for (int i = 0; i < n; i++) {
+        ti[i] = tj[i] = i;
+        tx[i] = 1.0;
+    }
+    rc |= lcp_csr_from_triplets(&Id, n, n, n, ti, tj, tx);
+    rc |= lcp_csr_jmjt(&M, &Id, e > 0.0 ? E : NULL, &P->A);
+    rc |= lcp_problem_alloc_vectors(P, m);
+    for (int i = 0; i < m && rc == 0; i++) P->q[i] = 2.0 * tp_unif(&s) - 1.0;
+    lcp_csr_free(&M);
+    lcp_csr_free(&Id);
+    free(ti);
+    free(tj);
+    free(tx);
+    free(E);
+    char msg[256];
+    if (rc == 0 && lcp_problem_check(P, msg, sizeof msg) != LCP_OK) rc = -1;
+    return rc ? -1 : 0;
+}
+
+/* Exhaustive enumeration of active sets.  Returns the number of solutions found (the first
+ * one in z); states per row: 2 (lo/free) or 3 when any upper bound is finite. */
+static int enumerate(const lcp_problem *P, double *z)
+{
+    int m = P->m, nsol = 0, three = 0;
+    for (int i = 0; i < m; i++)
+        if (isfinite(P->hi[i])) three = 1;
+    int base = three ? 3 : 2;
+    long total = 1;
+    for (int i = 0; i < m; i++) total *= base;
+    double *Ad = calloc((size_t)(m * m), sizeof(double));
+    double *M = malloc(sizeof(double) * (size_t)(m * m + 1));
+    double *b = malloc(sizeof(double) * (size_t)(m + 1)), *zt = malloc(sizeof(double) * (size_t)m);
+    double *w = malloc(sizeof(double) * (size_t)m), *sv = malloc(sizeof(double) * (size_t)(m + 1));
+    int *F = malloc(sizeof(int) * (size_t)(m + 1)), *s = malloc(sizeof(int) * (size_t)m);
+    for (int i = 0; i < m; i++)
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) Ad[i * m + P->A.j[k]] = P->A.x[k];
+    double qs = fmax(1.0, inf_norm(P->q, m));
+    for (long c = 0; c < total; c++) {
+        long cc = c;
+        int nf = 0, okp = 1;
+        for (int i = 0; i < m; i++) {
+            s[i] = (int)(cc % base); /* 0 lo, 1 free, 2 hi */
+            cc /= base;
+            if (s[i] == 0 && !isfinite(P->lo[i])) okp = 0;
+            if (s[i] == 2 && !isfinite(P->hi[i])) okp = 0;
+            if (s[i] == 1) F[nf++] = i;
+            zt[i] = s[i] == 0 ? P->lo[i] : (s[i] == 2 ? P->hi[i] : 0.0);
+        }
+        if (!okp) continue;
+        if (nf > 0) {
+            for (int a = 0; a < nf; a++) {
+                double r = P->q[F[a]];
+                for (int j = 0; j < m; j++)
+                    if (s[j] != 1) r += Ad[F[a] * m + j] * zt[j];
+                b[a] = -r;
+                for (int c2 = 0; c2 < nf; c2++) M[c2 * nf + a] = Ad[F[a] * m + F[c2]];
+            }
+            lapack_int rank;
+            if (LAPACKE_dgelsd(LAPACK_COL_MAJOR, nf, nf, 1, M, nf, b, nf, sv, 1e-12, &rank) != 0)
+                continue;
+            for (int a = 0; a < nf; a++) zt[F[a]] = b[a];
+        }
+        for (int i = 0; i < m; i++) {
+            double r = P->q[i];
+            for (int j = 0; j < m; j++) r += Ad[i * m + j] * zt[j];
+            w[i] = r;
+        }
+        double tol = 1e-9 * qs;
+        for (int i = 0; i < m && okp; i++) {
+            if (s[i] == 1)
+                okp = fabs(w[i]) <= tol && zt[i] >= P->lo[i] - tol && zt[i] <= P->hi[i] + tol;
+            else if (s[i] == 0) okp = w[i] >= -tol;
+            else okp = w[i] <= tol;
+        }
+        if (!okp) continue;
+        if (nsol == 0) memcpy(z, zt, sizeof(double) * (size_t)m);
+        nsol++;
+    }
+    free(Ad);
+    free(M);
+    free(b);
+    free(zt);
+    free(w);
+    free(sv);
+    free(F);
+    free(s);
+    return nsol;
+}
+
+static void test_known(int m, int box, uint64_t seed)
+{
+    lcp_problem P;
+    lcp_info info;
+    const char *kind = box ? "box" : "solution";
+    if (mk_random(&P, m, m, 3, 0.1, seed) != 0) {
+        ok(0, "ref/known-%s-m%d (setup)", kind, m);
+        return;
+    }
+    if (box)
+        for (int i = 0; i < m; i++) {
+            P.lo[i] = i % 4 == 3 ? -INFINITY : -0.5 - (double)(i % 3);
+            P.hi[i] = i % 5 == 4 ? INFINITY : 0.5 + (double)(i % 2);
+        }
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    tp_known(&P, zs, seed + 7);
+    int nlo = 0, nhi = 0, nfree = 0;
+    for (int i = 0; i < m; i++) {
+        if (zs[i] == P.lo[i]) nlo++;
+        else if (zs[i] == P.hi[i]) nhi++;
+        else nfree++;
+    }
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+    double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-12, "ref/known-%s-m%d", kind, m);
+    if (st != LCP_OK || d > 1e-12)
+        tap_diag("status %s, |z - z*| %.3g, pivots %ld", lcp_status_str(st), d, info.pivots);
+    if (box) ok(nlo > 0 && nhi > 0 && nfree > 0, "ref/known-box-m%d-has-lo-hi-inside", m);
+    if (m <= 400) {
+        st = solve(&P, REF_DENSE, 1, -1, 0, 0, z, &info, NULL);
+        d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+        ok(st == LCP_OK && d <= 1e-12, "ref/dense-known-%s-m%d", kind, m);
+    }
+    /* variants: single pivots only, full pattern always, sub pattern always */
+    if (m <= 400) { /* one factorisation per moved index: small m only */
+        st = solve(&P, REF_CHOLMOD, 0, -1, 0, 0, z, &info, NULL);
+        d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+        ok(st == LCP_OK && d <= 1e-12, "ref/murty-only-known-%s-m%d", kind, m);
+    }
+    st = solve(&P, REF_CHOLMOD, 1, 1, 0, 0, z, &info, NULL);
+    d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-12, "ref/full-pattern-known-%s-m%d", kind, m);
+    st = solve(&P, REF_CHOLMOD, 1, 0, 0, 0, z, &info, NULL);
+    d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-12, "ref/sub-pattern-known-%s-m%d", kind, m);
+    /* warm start from the answer: one step, no pivots */
+    st = solve(&P, REF_CHOLMOD, 1, -1, 1, 0, z, &info, NULL);
+    ok(st == LCP_OK && info.pivots == 0 && info.iterations == 1, "ref/warm-from-answer-%s-m%d",
+       kind, m);
+    free(zs);
+    free(z);
+    lcp_problem_free(&P);
+}
+
+/* m <= 12: enumeration, sparse and dense agree */
+static void test_enum(int m, int box, int semidef, uint64_t seed)
+{
+    lcp_problem P;
+    lcp_info info;
+    ref_stats rs;
+    char name[64];
+    snprintf(name, sizeof name, "%s%s-m%d", semidef ? "semidef" : "pd", box ? "-box" : "", m);
+    /* semi-definite: A = M M^T with M m x (m/2) */
+    if (mk_random(&P, m, semidef ? m / 2 : m, 2, semidef ? 0.0 : 0.05, seed) != 0) {
+        ok(0, "ref/enum-%s (setup)", name);
+        return;
+    }
+    if (box)
+        for (int i = 0; i < m; i++) {
+            P.lo[i] = -0.3;
+            P.hi[i] = 0.4;
+        }
+    if (semidef) { /* q = w* - A z* so that a solution exists (a random q may have none) */
+        double *zs = malloc(sizeof(double) * (size_t)m);
+        tp_known(&P, zs, seed + 1);
+        free(zs);
+    }
+    double *ze = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    double *zd = malloc(sizeof(double) * (size_t)m), *we = malloc(sizeof(double) * (size_t)m);
+    double *w = malloc(sizeof(double) * (size_t)m), *wd = malloc(sizeof(double) * (size_t)m);
+    int nsol = enumerate(&P, ze);
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    lcp_info dinfo;
+    lcp_status sd = solve(&P, REF_DENSE, 1, -1, 0, 0, zd, &dinfo, NULL);
+    wvec(&P, ze, we);
+    wvec(&P, z, w);
+    wvec(&P, zd, wd);
+    double ws = fmax(1.0, inf_norm(we, m));
+    if (!semidef) {
+        ok(nsol == 1 && st == LCP_OK && max_diff(z, ze, m) <= 1e-10 * fmax(1.0, inf_norm(ze, m)),
+           "ref/enum-%s", name);
+        ok(sd == LCP_OK && max_diff(zd, z, m) <= 1e-10 * fmax(1.0, inf_norm(z, m)),
+           "ref/dense-agrees-%s", name);
+    } else {
+        double bound = 1e-10 * fmax(1.0, inf_norm(P.q, m));
+        ok(nsol >= 1 && (st == LCP_OK || st == LCP_NONUNIQUE) && info.residual_inf <= bound &&
+               max_diff(w, we, m) <= 1e-9 * ws,
+           "ref/enum-w-%s", name);
+        ok((sd == LCP_OK || sd == LCP_NONUNIQUE) && max_diff(wd, w, m) <= 1e-9 * ws,
+           "ref/dense-agrees-w-%s", name);
+        if (st != LCP_OK && st != LCP_NONUNIQUE)
+            tap_diag("status %s row %d res %.3g", lcp_status_str(st), info.row,
+                     info.residual_inf);
+    }
+    if (nsol < 1) tap_diag("enumeration found no solution");
+    free(ze);
+    free(z);
+    free(zd);
+    free(we);
+    free(w);
+    free(wd);
+    lcp_problem_free(&P);
+}
+
+/* A = J J^T, J m x n with m > n, z* supported on more than n rows: z not unique */
+static void test_nonunique(int m, int n, uint64_t seed)
+{
+    lcp_problem P;
+    lcp_info info;
+    ref_stats rs;
+    if (mk_random(&P, m, n, 2, 0.0, seed) != 0) {
+        ok(0, "ref/nonunique-m%d-n%d (setup)", m, n);
+        return;
+    }
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    double *ws = malloc(sizeof(double) * (size_t)m), *w = malloc(sizeof(double) * (size_t)m);
+    double *zd = malloc(sizeof(double) * (size_t)m), *wd = malloc(sizeof(double) * (size_t)m);
+    uint64_t s = seed + 3;
+    for (int i = 0; i < m; i++) { /* 3/4 of the rows in contact (support > n) */
+        int in = i % 4 != 0;
+        zs[i] = in ? 0.2 + tp_unif(&s) : 0.0;
+        ws[i] = in ? 0.0 : 0.2 + tp_unif(&s);
+    }
+    lcp_csr_matvec(&P.A, zs, P.q);
+    for (int i = 0; i < m; i++) P.q[i] = ws[i] - P.q[i];
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    wvec(&P, z, w);
+    double sc = fmax(1.0, inf_norm(ws, m));
+    ok(st == LCP_NONUNIQUE && max_diff(w, ws, m) <= 1e-9 * sc &&
+           info.residual_inf <= 1e-10 * fmax(1.0, inf_norm(P.q, m)),
+       "ref/nonunique-w-exact-m%d-n%d", m, n);
+    if (st != LCP_NONUNIQUE)
+        tap_diag("status %s, |w - w*| %.3g, res %.3g", lcp_status_str(st),
+                 max_diff(w, ws, m), info.residual_inf);
+    lcp_status sd = solve(&P, REF_DENSE, 1, -1, 0, 0, zd, &info, NULL);
+    wvec(&P, zd, wd);
+    ok(sd == LCP_NONUNIQUE && max_diff(wd, ws, m) <= 1e-9 * sc,
+       "ref/dense-nonunique-w-exact-m%d-n%d", m, n);
+    free(zs);
+    free(z);
+    free(ws);
+    free(w);
+    free(zd);
+    free(wd);
+    lcp_problem_free(&P);
+}
+
+static void test_findex(int nb, int nc, uint64_t seed)
+{
+    lcp_problem P;
+    lcp_info info, dinfo;
+    ref_stats rs;
+    if (tp_contact(&P, 6, nb, nc, 2, 0.5, 1e-4, seed) != 0) {
+        ok(0, "ref/findex-m%d (setup)", 3 * nc);
+        lcp_problem_free(&P);
+        return;
+    }
+    int m = P.m;
+    double *z = malloc(sizeof(double) * (size_t)m), *zd = malloc(sizeof(double) * (size_t)m);
+    double *w = malloc(sizeof(double) * (size_t)m);
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    double bound = 1e-10 * fmax(1.0, inf_norm(P.q, m));
+    lcp_residuals R;
+    lcp_residual(&P, z, w, &R);
+    int sliding = 0, sticking = 0;
+    for (int i = 0; i < m; i++)
+        if (P.findex[i] >= 0 && z[P.findex[i]] > 0.0) {
+            double h = P.hi[i] * z[P.findex[i]];
+            if (fabs(fabs(z[i]) - h) <= 1e-12 * fmax(1.0, h)) sliding++;
+            else sticking++;
+        }
+    ok(st == LCP_OK && R.rinf <= bound && rs.rounds >= 2, "ref/findex-coupled-m%d", m);
+    tap_diag("findex m=%d: %s, rounds %d, pivots %ld, factorizations %ld, newton %ld, "
+             "residual %.3g, sliding %d sticking %d",
+             m, lcp_status_str(st), rs.rounds, info.pivots, info.factorizations,
+             rs.newton_steps, R.rinf, sliding, sticking);
+    lcp_status sd = solve(&P, REF_DENSE, 1, -1, 0, 0, zd, &dinfo, NULL);
+    ok(sd == LCP_OK && max_diff(zd, z, m) <= 1e-9 * fmax(1.0, inf_norm(z, m)),
+       "ref/dense-agrees-findex-m%d", m);
+    free(z);
+    free(zd);
+    free(w);
+    lcp_problem_free(&P);
+}
+
+/* Contact-structured boxes (friction rows +-mu, no coupling) with a constructed answer:
+ * block steps stall on these, so the Newton stage is exercised. */
+static void test_contact_box(int nb, int nc, uint64_t seed)
+{
+    lcp_problem P;
+    lcp_info info;
+    ref_stats rs;
+    if (tp_contact(&P, 6, nb, nc, 2, 0.5, 1e-2, seed) != 0) {
+        ok(0, "ref/contact-box-known-m%d (setup)", 3 * nc);
+        lcp_problem_free(&P);
+        return;
+    }
+    int m = P.m;
+    free(P.findex); /* plain boxes: the constructed answer needs fixed bounds */
+    P.findex = NULL;
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    double *zd = malloc(sizeof(double) * (size_t)m);
+    tp_known(&P, zs, seed + 5);
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-10, "ref/contact-box-known-m%d", m);
+    tap_diag("contact box m=%d: %s, |z - z*| %.3g, steps %d, newton %ld, single %ld", m,
+             lcp_status_str(st), d, info.iterations, rs.newton_steps, rs.single_steps);
+    lcp_status sd = solve(&P, REF_DENSE, 1, -1, 0, 0, zd, &info, NULL);
+    ok(sd == LCP_OK && max_diff(zd, zs, m) <= 1e-10 * fmax(1.0, inf_norm(zs, m)),
+       "ref/dense-contact-box-known-m%d", m);
+    free(zs);
+    free(z);
+    free(zd);
+    lcp_problem_free(&P);
+}
+
+static void test_small_cases(void)
+{
+    lcp_problem P;
+    lcp_info info;
+    double z[4];
+    /* singular: A = [1 1; 1 1], q = (-1, -1): z1 + z2 = 1, not unique */
+    {
+        const double A[] = {1, 1, 1, 1}, q[] = {-1, -1};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        ok(st == LCP_NONUNIQUE && fabs(z[0] + z[1] - 1.0) <= 1e-12 && z[0] >= 0 && z[1] >= 0,
+           "ref/singular-2x2-nonunique");
+        lcp_problem_free(&P);
+    }
+    /* zero matrix, q >= 0: z = 0 solves */
+    {
+        const double A[] = {0, 0, 0, 0}, q[] = {1, 2};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        ok(st == LCP_OK && z[0] == 0.0 && z[1] == 0.0, "ref/zero-matrix-feasible");
+        lcp_problem_free(&P);
+    }
+    /* zero matrix, q < 0: no solution, never LCP_OK */
+    {
+        const double A[] = {0, 0, 0, 0}, q[] = {1, -2};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        ok(st < 0 && info.row == 1, "ref/zero-matrix-infeasible-is-error");
+        tap_diag("zero matrix, q < 0: %s row %d", lcp_status_str(st), info.row);
+        lcp_problem_free(&P);
+    }
+    /* indefinite: A = [1 2; 2 1] is not semi-definite */
+    {
+        const double A[] = {1, 2, 2, 1}, q[] = {-1, -1};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        lcp_residuals R;
+        double w[2];
+        lcp_residual(&P, z, w, &R);
+        ok(st < 0 || R.rinf <= 1e-10, "ref/indefinite-never-silent");
+        tap_diag("indefinite: %s", lcp_status_str(st));
+        lcp_problem_free(&P);
+    }
+    /* non-symmetric A */
+    {
+        const double A[] = {2, 1, 0, 2}, q[] = {-1, -1};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        const lcp_solver *s = lcp_solver_find("ldlt-ref");
+        lcp_options opt;
+        lcp_options_default(&opt);
+        lcp_status sr = s ? lcp_solve(s, &P, &opt, z, &info) : LCP_ERR_ARG;
+        ok(st == LCP_ERR_NEEDS_SYMMETRIC && sr == LCP_ERR_NEEDS_SYMMETRIC,
+           "ref/nonsymmetric-refused");
+        lcp_problem_free(&P);
+    }
+    /* NaN in q: rejected by lcp_problem_check, and never LCP_OK from ldlt-ref */
+    {
+        const double A[] = {2, 0, 0, 2}, q[] = {-1, -1};
+        tp_dense(&P, 2, A, q, NULL, NULL, NULL);
+        P.q[1] = NAN;
+        char msg[200];
+        lcp_status sc = lcp_problem_check(&P, msg, sizeof msg);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        ok(sc < 0 && st < 0 && info.row == 1, "ref/nan-q-rejected");
+        P.q[1] = -1.0;
+        z[0] = NAN;
+        z[1] = 0.0;
+        st = solve(&P, REF_CHOLMOD, 1, -1, 1, 0, z, &info, NULL);
+        ok(st < 0, "ref/nan-warm-start-rejected");
+        lcp_problem_free(&P);
+    }
+    /* free rows (both bounds infinite) and a fixed row (lo = hi) */
+    {
+        const double A[] = {4, 1, 0, 1, 3, 1, 0, 1, 2}, q[] = {1, -2, 3};
+        const double lo[] = {-INFINITY, 0.5, -INFINITY}, hi[] = {INFINITY, 0.5, INFINITY};
+        tp_dense(&P, 3, A, q, lo, hi, NULL);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        double w[3];
+        wvec(&P, z, w);
+        ok(st == LCP_OK && z[1] == 0.5 && fabs(w[0]) <= 1e-14 && fabs(w[2]) <= 1e-14,
+           "ref/free-and-fixed-rows");
+        lcp_problem_free(&P);
+    }
+    /* empty problem */
+    {
+        lcp_problem_init(&P);
+        lcp_problem_alloc_vectors(&P, 0);
+        lcp_csr_alloc(&P.A, 0, 0, 0);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
+        ok(st == LCP_OK, "ref/empty-problem");
+        lcp_problem_free(&P);
+    }
+}
+
+static void test_pivot_cap(void)
+{
+    lcp_problem P;
+    lcp_info info;
+    int m = 60;
+    mk_random(&P, m, m, 3, 0.1, 99);
+    double *z = malloc(sizeof(double) * (size_t)m);
+    lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 2, z, &info, NULL);
+    ok(st == LCP_PIVOT_CAP && info.row >= 0 && info.row < m && info.pivots <= 2,
+       "ref/pivot-cap-reported");
+    free(z);
+    lcp_problem_free(&P);
+}
+
+static void test_registry(void)
+{
+    const lcp_solver *s = lcp_solver_find("ldlt-ref");
+    ok(s && (s->needs & LCP_DIRECT) && (s->needs & LCP_SUPPORTS_FINDEX),
+       "ref/registered-as-ldlt-ref");
+    if (!s) return;
+    lcp_problem P;
+    lcp_info info;
+    lcp_options opt;
+    int m = 100;
+    mk_random(&P, m, m, 3, 0.1, 5);
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    tp_known(&P, zs, 11);
+    lcp_options_default(&opt);
+    lcp_status st = lcp_solve(s, &P, &opt, z, &info);
+    double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && info.status == LCP_OK && d <= 1e-12 &&
+           info.factorizations > 0 && info.flops > 0 && info.work == (double)info.pivots,
+       "ref/registry-solve-fills-info");
+    free(zs);
+    free(z);
+    lcp_problem_free(&P);
+}
+
+int main(void)
+{
+    test_registry();
+    test_small_cases();
+    test_known(20, 0, 1);
+    test_known(50, 0, 2);
+    test_known(300, 0, 3);
+    test_known(2000, 0, 4);
+    test_known(50, 1, 5);
+    test_known(300, 1, 6);
+    for (int m = 4; m <= 12; m += 2) test_enum(m, 0, 0, 100 + (uint64_t)m);
+    for (int m = 4; m <= 8; m += 2) test_enum(m, 1, 0, 200 + (uint64_t)m);
+    for (int m = 4; m <= 12; m += 4) test_enum(m, 0, 1, 300 + (uint64_t)m);
+    test_enum(8, 1, 1, 408);
+    test_nonunique(12, 6, 21);
+    test_nonunique(200, 90, 22);
+    test_contact_box(20, 60, 41);
+    test_contact_box(60, 300, 42);
+    test_findex(4, 5, 31);
+    test_findex(30, 60, 32);
+    test_pivot_cap();
+    ok(n_leaks == 0, "ref/malloc-count-balanced (%ld solves)", n_solves);
+    return tap_done();
+}
