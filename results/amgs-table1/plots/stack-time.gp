@@ -1,8 +1,8 @@
-# lcpbench: 0.1.0 (git 118990b4093f-dirty)
+# lcpbench: 0.1.0 (git c3e675e18a32)
 # compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
 # cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 0.1.0, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, OPENBLAS_NUM_THREADS=unset
-# date: 2026-11-22T22:36:23Z
+# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
+# date: 2026-11-22T22:50:48Z
 # stack: ||r||_2 against time; data: ../history/*.csv (lcpbench run)
 set datafile separator ','
 set logscale y
