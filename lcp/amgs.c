@@ -167,6 +167,21 @@ static inline void amgs_row_start(amgs_ctx *c, int i, double w, const double *z)
 
 /* ---- sweeps ---------------------------------------------------------------------------- */
 
+/* the rows of one sweep of Method 3.1 / 3.2; `mf' is a constant at each call site */
+static inline __attribute__((always_inline)) void amgs_rows(amgs_ctx *c, const int *order,
+                                                            double *z, const int mf)
+{
+    const double *q = c->P->q;
+    for (int r = 0; r < c->m; r++) {
+        int i = order[r];
+        double s = lcp_rowop_dot_as(&c->op, i, z, mf) - c->d[i] * z[i] + q[i];   /* s_i */
+        double zi = amgs_row(c, i, s, z);
+        double dz = zi - z[i];
+        z[i] = zi;
+        lcp_rowop_update_as(&c->op, i, dz, mf);                 /* u += dz Minv J_i^T */
+    }
+}
+
 /* Method 3.1 / 3.2 through the row operator (matrix-free or assembled CSR) */
 static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row)
 {
@@ -178,14 +193,8 @@ static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row)
             amgs_row_start(c, i, lcp_rowop_dot(&c->op, i, z) + q[i], z);
     }
     const int *order = lcp_order_next(&c->ord, k, z);
-    for (int r = 0; r < c->m; r++) {
-        int i = order[r];
-        double s = lcp_rowop_dot(&c->op, i, z) - c->d[i] * z[i] + q[i];   /* s_i */
-        double zi = amgs_row(c, i, s, z);
-        double dz = zi - z[i];
-        z[i] = zi;
-        lcp_rowop_update(&c->op, i, dz);                         /* u += dz Minv J_i^T */
-    }
+    if (c->op.mf) amgs_rows(c, order, z, 1);                     /* one loop per form */
+    else amgs_rows(c, order, z, 0);
     (void)row;
     return LCP_OK;
 }

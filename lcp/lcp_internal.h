@@ -65,11 +65,13 @@ lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form);
 void lcp_rowop_reset(lcp_rowop *op, const double *z);
 void lcp_rowop_free(lcp_rowop *op);
 
-/* (A z)_i with the newest z */
-static inline double lcp_rowop_dot(const lcp_rowop *op, int i, const double *z)
+/* (A z)_i with the newest z, in the form mf (a constant at a call site that wants one loop
+ * per form, the branch decided outside the row loop) */
+static inline __attribute__((always_inline)) double
+lcp_rowop_dot_as(const lcp_rowop *op, int i, const double *z, const int mf)
 {
     double s = 0.0;
-    if (op->mf) {
+    if (mf) {
         const lcp_csr *J = &op->P->J;
         for (int k = J->p[i]; k < J->p[i + 1]; k++) s += J->x[k] * op->u[J->j[k]];
         if (op->P->E) s += op->P->E[i] * z[i];
@@ -80,13 +82,25 @@ static inline double lcp_rowop_dot(const lcp_rowop *op, int i, const double *z)
     return s;
 }
 
-/* after z_i changed by dz */
-static inline void lcp_rowop_update(lcp_rowop *op, int i, double dz)
+/* (A z)_i with the newest z */
+static inline double lcp_rowop_dot(const lcp_rowop *op, int i, const double *z)
 {
-    if (op->mf && dz != 0.0) {
+    return lcp_rowop_dot_as(op, i, z, op->mf);
+}
+
+/* after z_i changed by dz */
+static inline __attribute__((always_inline)) void
+lcp_rowop_update_as(lcp_rowop *op, int i, double dz, const int mf)
+{
+    if (mf && dz != 0.0) {
         const lcp_csr *B = &op->B;
         for (int k = B->p[i]; k < B->p[i + 1]; k++) op->u[B->j[k]] += dz * B->x[k];
     }
+}
+
+static inline void lcp_rowop_update(lcp_rowop *op, int i, double dz)
+{
+    lcp_rowop_update_as(op, i, dz, op->mf);
 }
 
 /* effective bounds of row i with the newest z (friction coupling) */
