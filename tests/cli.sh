@@ -4,19 +4,7 @@
 set -u
 LB=$1
 MK=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { # ok NAME COMMAND...: passes when COMMAND succeeds
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-# run: stdout to $T/out, stderr to $T/err, exit code to $T/rc
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
-one_line_err() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$1" "$T/err"; }
+. "$(dirname "$0")/tap.sh"
 
 "$MK" "$T/inst" 7 || { echo "Bail out! mkinst failed"; exit 1; }
 "$MK" "$T/fric" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
@@ -96,5 +84,4 @@ for c in list solve; do
   run "$LB" $c --help
   ok "help/$c" bash -c "[ \$(cat $T/rc) = 0 ] && grep -q usage $T/out"
 done
-echo "1..$n"
-[ $fails = 0 ]
+tap_done

@@ -6,17 +6,7 @@ set -u
 LB=$1
 MK=$2
 CK=$3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-ok() { # ok NAME COMMAND...: passes when COMMAND succeeds
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
-one_line_err() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$1" "$T/err"; }
+. "$(dirname "$0")/tap.sh"
 rc_and_line() { rc_is "$1" && one_line_err "$2"; }
 
 "$MK" "$T/i1" 7 || { echo "Bail out! mkinst failed"; exit 1; }
@@ -133,4 +123,4 @@ ok "bad/check-unreadable-dir-exit-1" rc_and_line 1 "nothing-here/suite.txt"
 run "$LB" check "$CK" --frob
 ok "bad/check-unknown-option" rc_and_line 2 -- "--frob"
 
-echo "1..$n"
+tap_done

@@ -5,15 +5,7 @@
 set -u
 LB=$1
 SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { # ok NAME COMMAND...
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/tap.sh"
 same_dir() { # every file of $1 equals the one in $2, and both hold the same names
   [ "$(cd "$1" && ls)" = "$(cd "$2" && ls)" ] || return 1
   for f in "$1"/*; do cmp -s "$f" "$2/$(basename "$f")" || { echo "# differs: $f" >&2; return 1; }; done
@@ -24,5 +16,4 @@ for d in "$T"/new/*/; do
   name=$(basename "$d")
   ok "canonical/$name-byte-identical" same_dir "$SRC/problems/instances/$name" "$d"
 done
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_done

@@ -5,17 +5,7 @@
 # exit 2.
 set -u
 LB=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { # ok NAME COMMAND...
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+. "$(dirname "$0")/tap.sh"
 bad() { # bad NAME PATTERN ARGS...: exit 2 and one stderr line matching PATTERN
   local name=$1 pat=$2; shift 2
   run "$LB" "$@"
@@ -68,5 +58,4 @@ bad capture-at-or-steps "either --at" capture pool --at 1 --steps 2 --out "$T/x"
 bad simulate-needs-steps "--steps N is required" simulate pool
 bad bad-at "--at: 'x' is not an integer" capture pool --at 1,x --out "$T/x"
 ok "bad/nothing-written" bash -c "[ ! -e '$T/x' ]"
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_done
