@@ -1,8 +1,8 @@
-# lcpbench: 0.1.0 (git c3e675e18a32)
+# lcpbench: 0.1.0 (git 555522e65a73)
 # compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
 # cpu: Intel(R) Xeon(R) Processor (2 online)
 # libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T22:50:48Z
+# date: 2026-11-22T23:39:28Z
 set datafile separator ','
 set logscale y
 set format y '%.0e'
