@@ -48,9 +48,19 @@ static double solve_time(const lcp_problem *P, lcp_form form, int sweeps, double
 
 int main(int argc, char **argv)
 {
-    int contacts = argc > 1 ? atoi(argv[1]) : 33334;
+    /* argument: a number of contacts (random contact graph), or an instance folder (e.g. a
+     * captured sphere pile: `lcpbench capture spheres --param n=15000 --at 20 --out DIR') */
     lcp_problem P;
-    if (tp_contact(&P, 6, contacts * 2 / 3, contacts, 2, 0.5, 1e-3, 1) != 0) return 1;
+    char msg[512];
+    if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
+        if (lcp_read_instance(argv[1], &P, msg, sizeof msg) != LCP_OK) {
+            fprintf(stderr, "bench_core: %s\n", msg);
+            return 1;
+        }
+    } else {
+        int contacts = argc > 1 ? atoi(argv[1]) : 33334;
+        if (tp_contact(&P, 6, contacts * 2 / 3, contacts, 2, 0.5, 1e-3, 1) != 0) return 1;
+    }
     double *z = calloc((size_t)P.m, sizeof(double)), *y = calloc((size_t)P.m, sizeof(double));
     double *t1 = calloc((size_t)P.n, sizeof(double)), *u = calloc((size_t)P.n, sizeof(double));
     for (int i = 0; i < P.m; i++) z[i] = 0.01 * (i % 7);
