@@ -6,10 +6,8 @@
 # Extra arguments go to `lcpbench table', e.g. `bash bench/main.sh --out /tmp/t1'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash bench/deps.sh
+bash bench/build.sh                      # install what is missing, release build in build/
 export OPENBLAS_NUM_THREADS=1
-[ -f build/build.ninja ] || meson setup build --buildtype=release >/dev/null
-ninja -C build >/dev/null
 out=results/amgs-table1
 for a in "$@"; do [ "$a" = --out ] && out=; done
 if [ -n "$out" ]; then

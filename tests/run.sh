@@ -3,10 +3,8 @@
 # both builds.  Exit status non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash bench/deps.sh
+bash bench/build.sh                      # install what is missing, release build in build/
 export OPENBLAS_NUM_THREADS=1
-[ -f build/build.ninja ] || meson setup build --buildtype=release >/dev/null
-ninja -C build >/dev/null
 rc=0
 meson test -C build --print-errorlogs || rc=1
 [ -f build-asan/build.ninja ] || meson setup build-asan --buildtype=debugoptimized \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what lcpbench needs on Debian (12 "bookworm" or later): compiler, meson, ninja,
+# build.sh: installs what lcpbench needs on Debian (12 "bookworm" or later) and builds it (release, in
+# build/): compiler, meson, ninja,
 # SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot.  Skips the install when all are present.
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
@@ -16,3 +17,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
 fi
+
+# Then the release build in build/ (configured once, rebuilt when sources change).
+cd "$(dirname "$0")/.."
+[ -f build/build.ninja ] || meson setup build --buildtype=release >/dev/null
+ninja -C build >/dev/null
