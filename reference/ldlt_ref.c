@@ -28,6 +28,17 @@
  * strictly, so these steps cannot cycle.
  *   Single step (Murty): if the arc search finds no decrease, move only the violator of
  * least index.  Murty's least-index rule is finite for P-matrices (positive definite A).
+ *   Interior-point start (ref_ipm; piles): on a large pile block steps from the cold
+ * partition neither settle nor stall for tens of steps (A_FF ill conditioned, A far from an
+ * M-matrix), and projected Newton steps move a few rows each.  So once a block step leaves
+ * more than REF_IPM_VIOL violators and more than half of those three block steps earlier,
+ * a primal-dual interior-point method (Mehrotra predictor-corrector on the box QP below,
+ * about 10-20 factorisations of A + diag on one fixed pattern) is run until mu has fallen
+ * by 1e-10, and block steps resume from the partition it implies (a row is at a bound when
+ * its barrier term exceeds A_ii).  At most once a solve; it only chooses a start, the
+ * answer is still the solution of a pivoted partition, so the exactness and the statuses
+ * below are unchanged.  A captured 10760-row frictionless sphere pile: 154 steps and 33 s
+ * without it, 25 steps and 3.4 s with it.
  *   Start: opt->warm: the sets read off z (z_i <= lo_i: lower, >= hi_i: upper, else free);
  * otherwise every row at its lower bound (upper when lo_i = -inf, free when both bounds are
  * infinite), the classical start of block pivoting.
@@ -64,8 +75,8 @@
  * warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
- * GPL), plus a few solves and products with A.  The number of steps is small for contact
- * problems with block pivoting (tens), and at most the pivot cap.
+ * GPL) and per interior-point iteration, plus a few solves and products with A.  The
+ * number of steps is small for contact problems (tens), and at most the pivot cap.
  *
  * SOURCES.  J. J. Judice, F. M. Pires, "A block principal pivoting algorithm for large-scale
  * strictly monotone linear complementarity problems", Comput. Oper. Res. 21 (1994) 587-596;
@@ -89,6 +100,9 @@
 #define REF_MAX_PROX 100   /* proximal steps */
 #define REF_VIOL 1e-13     /* violation tolerances (relative) */
 #define REF_JP_COUNT 3     /* block steps without progress before Newton steps */
+#define REF_IPM_VIOL 32    /* a block step leaving more violators than this and more than
+                              half of those three steps before starts the interior-point
+                              phase */
 #define REF_MAX_ROUNDS 500 /* friction bound rounds */
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
 #define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
@@ -115,7 +129,8 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
-    long pivots, max_pivots, single_steps, newton_steps;
+    long pivots, max_pivots, single_steps, newton_steps, ipm_steps;
+    int ipm_done;        /* the interior-point phase ran (at most once a solve) */
     int iterations;
     int row;             /* last row moved, or the row to blame */
 } ref_ctx;
@@ -126,6 +141,7 @@ void ref_options_default(ref_options *o)
     o->backend = REF_CHOLMOD;
     o->block = 1;
     o->full_pattern = -1;
+    o->ipm = -1;
 }
 
 /* w = A z + q + eps D (z - zc): the w of the (regularised) LCP being pivoted */
@@ -155,10 +171,10 @@ static lcp_status ref_partition(ref_ctx *C, double *z)
     for (int t = 0; same && t < nf; t++) same = C->F[t] == C->Ff[t];
     if (nf > 0 && !same) {
         C->nff = -1;
-        st = C->be.factor(&C->be, C->F, nf, C->eps, C->eps > 0.0 ? 0.0 : REF_TAU, &bad);
+        st = C->be.factor(&C->be, C->F, nf, C->eps, NULL, C->eps > 0.0 ? 0.0 : REF_TAU, &bad);
         if (st == LCP_OK && bad >= 0 && C->eps == 0.0) { /* dependent row: shift from now */
             C->eps = REF_SHIFT;
-            st = C->be.factor(&C->be, C->F, nf, C->eps, 0.0, &bad);
+            st = C->be.factor(&C->be, C->F, nf, C->eps, NULL, 0.0, &bad);
         }
         if (st == LCP_OK && bad >= 0)           /* zero row (no solution) or indefinite */
             st = C->diag[bad] == 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
@@ -286,6 +302,175 @@ static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stu
     return LCP_OK;
 }
 
+/* Interior-point phase: a partition for block pivoting when block steps from a cold
+ * partition do not settle (piles: A_FF ill conditioned, A far from an M-matrix).
+ * Mehrotra's predictor-corrector for the box QP  min 1/2 z^T H z + c^T z,  lo <= z <= hi
+ * (H = A + eps D, c = q - eps D zc, so that w = H z + c is C->w), primal-dual path
+ * following with slacks s = z - lo, t = hi - z and multipliers lam, nu >= 0:
+ *     H z + c - lam + nu = 0,   s lam = mu,   t nu = mu.
+ * Each iteration factors  H + diag(lam/s + nu/t)  on the rows that are not fixed (the
+ * full pattern: one symbolic analysis) and solves twice (predictor, corrector).  It stops
+ * when mu has fallen by REF_IPM_DROP or the partition it implies (at a bound when its
+ * barrier term lam/s or nu/t exceeds A_ii) is unchanged for REF_IPM_SAME iterations
+ * after mu fell by REF_IPM_START; the driver then pivots from that partition, exactly as
+ * from any other start.  A pivot that is not positive (A indefinite) ends the phase with
+ * the partition unchanged.  Sources: S. Mehrotra, SIAM J. Optim. 2 (1992) 575-601;
+ * S. J. Wright, Primal-Dual Interior-Point Methods, SIAM 1997, ch. 10 and 11. */
+#define REF_IPM_MAX 60     /* interior-point iterations */
+#define REF_IPM_DROP 1e-10 /* mu / mu_0 at which the phase stops */
+#define REF_IPM_START 1e-6 /* mu / mu_0 after which a steady partition stops it */
+#define REF_IPM_SAME 2     /* iterations with the same partition */
+static lcp_status ref_ipm(ref_ctx *C, double *z)
+{
+    int m = C->m, nf = 0, ncomp = 0, same = 0;
+    lcp_status st = LCP_OK;
+    double *lam = lcp_calloc((size_t)m, sizeof *lam), *nu = lcp_calloc((size_t)m, sizeof *nu);
+    double *dp = lcp_calloc((size_t)m, sizeof *dp), *dz = lcp_calloc((size_t)m, sizeof *dz);
+    double *dza = lcp_calloc((size_t)m, sizeof *dza);
+    signed char *part = lcp_malloc((size_t)m, 1);
+    if (!lam || !nu || !dp || !dz || !dza || !part) {
+        st = LCP_ERR_NOMEM;
+        goto out;
+    }
+    /* scales: an impulse from a row alone (|q_i| / A_ii) and ||q||_inf */
+    double zs = 0.0, ws = fmax(C->qinf, 1e-300);
+    for (int i = 0; i < m; i++)
+        if (C->diag[i] > 0.0) zs = fmax(zs, fabs(C->P->q[i]) / C->diag[i]);
+    zs = zs > 0.0 ? zs : 1.0;
+    for (int i = 0; i < m; i++) {                     /* a strictly interior start */
+        double lo = C->lo[i], hi = C->hi[i];
+        if (lo == hi) {
+            z[i] = lo;
+            continue;
+        }
+        C->F[nf++] = i;
+        if (lo > -INFINITY && hi < INFINITY) z[i] = 0.5 * (lo + hi);
+        else if (lo > -INFINITY) z[i] = lo + zs;
+        else if (hi < INFINITY) z[i] = hi - zs;
+    }
+    C->nf = nf;
+    C->nff = -1;                                      /* the backend's factor is replaced */
+    ref_w(C, z);
+    for (int t = 0; t < nf; t++) {
+        int i = C->F[t];
+        if (C->lo[i] > -INFINITY) {
+            lam[i] = fmax(C->w[i], 0.0) + ws;
+            ncomp++;
+        }
+        if (C->hi[i] < INFINITY) {
+            nu[i] = fmax(-C->w[i], 0.0) + ws;
+            ncomp++;
+        }
+    }
+    if (nf == 0 || ncomp == 0) goto out;
+    double mu0 = -1.0;
+    for (int it = 0; it < REF_IPM_MAX; it++) {
+        double mu = 0.0;
+        int changed = 0;
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double s = z[i] - C->lo[i], u = C->hi[i] - z[i], d = 0.0;
+            if (C->lo[i] > -INFINITY) {
+                mu += s * lam[i];
+                d += lam[i] / s;
+            }
+            if (C->hi[i] < INFINITY) {
+                mu += u * nu[i];
+                d += nu[i] / u;
+            }
+            dp[i] = d;
+            signed char ps = ST_FREE;                 /* the partition it implies */
+            if (C->lo[i] > -INFINITY && lam[i] / s > C->diag[i]) ps = ST_LO;
+            if (C->hi[i] < INFINITY && nu[i] / u > C->diag[i] && (ps == ST_FREE || u < s)) ps = ST_HI;
+            if (it == 0 || ps != part[i]) changed = 1;
+            part[i] = ps;
+        }
+        mu /= ncomp;
+        if (mu0 < 0.0) mu0 = mu;
+        same = changed ? 0 : same + 1;
+        if (mu <= REF_IPM_DROP * mu0 || (mu <= REF_IPM_START * mu0 && same >= REF_IPM_SAME))
+            break;
+        int bad = -1;
+        st = C->be.factor(&C->be, C->F, nf, C->eps, dp, 0.0, &bad);
+        C->iterations++;
+        C->ipm_steps++;
+        if (st != LCP_OK || bad >= 0) break;         /* not positive: keep the partition */
+        /* predictor (sigma = 0): (H + D) dza = -w */
+        for (int t = 0; t < nf; t++) C->b[t] = -C->w[C->F[t]];
+        st = C->be.solve(&C->be, C->b, C->x);
+        if (st != LCP_OK) break;
+        double amax = 1.0;
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double d = dza[i] = C->x[t], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
+            if (C->lo[i] > -INFINITY) {
+                double dl = -lam[i] - lam[i] * d / s;
+                if (d < 0.0) amax = fmin(amax, -s / d);
+                if (dl < 0.0) amax = fmin(amax, -lam[i] / dl);
+            }
+            if (C->hi[i] < INFINITY) {
+                double dn = -nu[i] + nu[i] * d / u;
+                if (d > 0.0) amax = fmin(amax, u / d);
+                if (dn < 0.0) amax = fmin(amax, -nu[i] / dn);
+            }
+        }
+        double mua = 0.0;
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double d = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
+            if (C->lo[i] > -INFINITY) mua += (s + amax * d) * (lam[i] + amax * (-lam[i] - lam[i] * d / s));
+            if (C->hi[i] < INFINITY) mua += (u - amax * d) * (nu[i] + amax * (-nu[i] + nu[i] * d / u));
+        }
+        mua /= ncomp;
+        double sig = pow(fmax(mua, 0.0) / mu, 3.0), smu = fmin(sig, 1.0) * mu;
+        /* corrector: (H + D) dz = -(w - lam + nu) + rl / s - ru / t with
+         * rl = smu - s lam - ds_a dlam_a,  ru = smu - t nu - dt_a dnu_a */
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double d = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
+            double r = -(C->w[i] - lam[i] + nu[i]);
+            if (C->lo[i] > -INFINITY) r += (smu - s * lam[i] - d * (-lam[i] - lam[i] * d / s)) / s;
+            if (C->hi[i] < INFINITY) r -= (smu - u * nu[i] + d * (-nu[i] + nu[i] * d / u)) / u;
+            C->b[t] = r;
+        }
+        st = C->be.solve(&C->be, C->b, C->x);
+        if (st != LCP_OK) break;
+        double a = 1.0;
+        for (int t = 0; t < nf; t++) {                /* dlam, dnu from dz; step length */
+            int i = C->F[t];
+            double d = dz[i] = C->x[t], da = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
+            if (C->lo[i] > -INFINITY) {
+                double dl = (smu - s * lam[i] - da * (-lam[i] - lam[i] * da / s) - lam[i] * d) / s;
+                dza[i] = dl;                          /* reuse: dlam */
+                if (d < 0.0) a = fmin(a, -0.99 * s / d);
+                if (dl < 0.0) a = fmin(a, -0.99 * lam[i] / dl);
+            }
+            if (C->hi[i] < INFINITY) {
+                double dn = (smu - u * nu[i] + da * (-nu[i] + nu[i] * da / u) + nu[i] * d) / u;
+                dp[i] = dn;                           /* reuse: dnu */
+                if (d > 0.0) a = fmin(a, 0.99 * u / d);
+                if (dn < 0.0) a = fmin(a, -0.99 * nu[i] / dn);
+            }
+        }
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            z[i] += a * dz[i];
+            if (C->lo[i] > -INFINITY) lam[i] += a * dza[i];
+            if (C->hi[i] < INFINITY) nu[i] += a * dp[i];
+        }
+        ref_w(C, z);
+    }
+    for (int t = 0; t < nf; t++) C->state[C->F[t]] = part[C->F[t]];
+out:
+    lcp_free(lam);
+    lcp_free(nu);
+    lcp_free(dp);
+    lcp_free(dz);
+    lcp_free(dza);
+    lcp_free(part);
+    return st;
+}
+
 /* The boxed problem with the current (frozen) bounds.  Block steps while they make
  * progress (Judice-Pires); when they stop, projected Newton steps (monotone in f); when
  * those stall, single least-index steps (Murty).  ro->block = 0: single steps only. */
@@ -294,6 +479,7 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
     enum { BLOCK, NEWTON, SINGLE };
     lcp_status st = LCP_OK;
     int nbest = C->m + 1, credit = REF_JP_COUNT, mode = ro->block ? BLOCK : SINGLE;
+    int hist[3] = {0, 0, 0}, nb = 0;                  /* violators of the last 3 block steps */
     for (;;) {
         int n, first, stuck = 0;
         if (mode == NEWTON) {
@@ -317,6 +503,17 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
             C->row = first;
             break;
         }
+        if (mode == BLOCK && !C->ipm_done && ro->ipm != 0 &&
+            (ro->ipm > 0 || (n > REF_IPM_VIOL && nb >= 3 && 2 * n > hist[nb % 3]))) {
+            C->ipm_done = 1;                            /* block steps do not settle: */
+            st = ref_ipm(C, z);                         /* a partition from the interior */
+            if (st != LCP_OK) break;
+            nbest = C->m + 1;
+            nb = 0;
+            credit = REF_JP_COUNT;
+            continue;
+        }
+        if (mode == BLOCK) hist[nb++ % 3] = n;
         if (mode == BLOCK && n >= nbest && credit == 0) { /* block steps stopped helping */
             mode = NEWTON;
             for (int i = 0; i < C->m; i++) z[i] = lcp_mid(C->lo[i], z[i], C->hi[i]);
@@ -511,7 +708,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     }
     if (st == LCP_OK && C.eps > 0.0 && C.nf > 0) { /* shifted: is A_FF itself singular? */
         int bad = -1;
-        st = C.be.factor(&C.be, C.F, C.nf, 0.0, REF_TAU, &bad);
+        st = C.be.factor(&C.be, C.F, C.nf, 0.0, NULL, REF_TAU, &bad);
         C.nff = -1;
         nonunique = bad >= 0;
         if (nonunique) C.row = bad;
@@ -560,6 +757,7 @@ finish:
         stats->rounds = rounds;
         stats->single_steps = C.single_steps;
         stats->newton_steps = C.newton_steps;
+        stats->ipm_steps = C.ipm_steps;
         stats->analyses = C.be.analyses;
     }
     lcp_free(C.diag);

@@ -30,6 +30,10 @@ typedef struct ref_options {
                                  (Murty's least index) only */
     int full_pattern;         /* -1: auto (|F| >= m/2), 0: never, 1: always.  Sparse only:
                                  factor [A_FF 0; 0 I] on A's analysed pattern */
+    int ipm;                  /* interior-point phase (a start for block steps that do not
+                                 settle): -1 auto (when block steps stop halving the
+                                 violators), 0 never, 1 always (after the first block step
+                                 that leaves violators).  At most once a solve */
 } ref_options;
 
 typedef struct ref_stats {
@@ -39,6 +43,7 @@ typedef struct ref_stats {
     int rounds;           /* friction bound rounds (1 without coupling) */
     long single_steps;    /* least-index (Murty) steps */
     long newton_steps;    /* projected Newton steps (after block steps stopped helping) */
+    long ipm_steps;       /* interior-point iterations (factorisations of the phase) */
     long analyses;        /* symbolic analyses (sparse) */
 } ref_stats;
 

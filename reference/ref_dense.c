@@ -1,7 +1,7 @@
 /* ref_dense.c: the dense factorisation backend of the pivoting reference.
  *
  * COMPUTES.  For a free set F, the Cholesky factorisation (LAPACKE dpotrf, lower) of the
- * dense |F| x |F| matrix  S = A_FF + eps * diag(A_FF)  and solves S x = b (dpotrs).  The
+ * dense |F| x |F| matrix  S = A_FF + eps * diag(A_FF) + diag(dplus_F)  and solves S x = b (dpotrs).  The
  * same pivoting driver (ldlt_ref.c) runs on it, so it is an independent second opinion
  * on the sparse CHOLMOD path and the benchmark's dense baseline.
  *
@@ -27,8 +27,8 @@ typedef struct ref_dense {
     int *pos;         /* m: index in F or -1 */
 } ref_dense;
 
-static lcp_status dense_factor(ref_backend *be, const int *F, int nf, double eps, double tau,
-                               int *bad)
+static lcp_status dense_factor(ref_backend *be, const int *F, int nf, double eps,
+                               const double *dplus, double tau, int *bad)
 {
     ref_dense *D = be->impl;
     const lcp_csr *A = D->A;
@@ -51,7 +51,7 @@ static lcp_status dense_factor(ref_backend *be, const int *F, int nf, double eps
             int r = D->pos[A->j[t]];
             if (r >= 0) D->M[(size_t)k * nf + r] = A->x[t];
         }
-        D->M[(size_t)k * nf + k] += eps * D->diag[g]; /* S_kk = A_kk (1 + eps) */
+        D->M[(size_t)k * nf + k] += eps * D->diag[g] + (dplus ? dplus[g] : 0.0);
     }
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nf, D->M, nf);
     be->factorizations++;
@@ -62,7 +62,7 @@ static lcp_status dense_factor(ref_backend *be, const int *F, int nf, double eps
         return LCP_OK;
     }
     for (int k = 0; k < nf && *bad < 0; k++) {
-        double l = D->M[(size_t)k * nf + k], akk = D->diag[F[k]];
+        double l = D->M[(size_t)k * nf + k], akk = D->diag[F[k]] + (dplus ? dplus[F[k]] : 0.0);
         if (!(akk > 0.0) || !(l * l > tau * akk)) *bad = F[k];  /* d_k = L_kk^2 */
     }
     return LCP_OK;

@@ -1,8 +1,9 @@
 /* ref_internal.h: what the pivoting driver (ldlt_ref.c) needs from a factorisation
  * backend (ref_cholmod.c: sparse LDL^T; ref_dense.c: dense Cholesky).
  *
- * A backend factors  S = A_FF + eps * diag(A_FF)  for the free set F (ascending row list)
- * and solves S x = b for vectors indexed like F.  It reports the first pivot of its
+ * A backend factors  S = A_FF + eps * diag(A_FF) + diag(dplus_F)  for the free set F
+ * (ascending row list; dplus: m entries >= 0, or NULL for none; the interior-point phase
+ * of the driver uses it) and solves S x = b for vectors indexed like F.  It reports the first pivot of its
  * elimination order that is not safely positive:  d_k <= tau * A_kk (or NaN), as the
  * original row index in *bad (-1 when all pivots are fine).  tau = 0 asks only for
  * non-positive pivots.
@@ -15,9 +16,9 @@
 typedef struct ref_backend ref_backend;
 
 struct ref_backend {
-    /* factor A_FF + eps diag(A_FF); *bad as above */
-    lcp_status (*factor)(ref_backend *be, const int *F, int nf, double eps, double tau,
-                         int *bad);
+    /* factor A_FF + eps diag(A_FF) + diag(dplus_F); *bad as above */
+    lcp_status (*factor)(ref_backend *be, const int *F, int nf, double eps,
+                         const double *dplus, double tau, int *bad);
     /* x = S^{-1} b, both nf entries (the last factor's F) */
     lcp_status (*solve)(ref_backend *be, const double *b, double *x);
     void (*destroy)(ref_backend *be);

@@ -16,8 +16,9 @@
  *
  * Output: one CSV line per run on stdout (kind,m,solver,status,iterations,pivots,
  * factorizations,time_s,residual_inf).  Run with OPENBLAS_NUM_THREADS=1 (meson benchmark
- * sets it).  Arguments: [dense_max [pile_rows]].  Exit status 1 when a frictionless run
- * fails to reach LCP_OK / LCP_NONUNIQUE or the pile takes 5 s or more.
+ * sets it).  Arguments: [dense_max [pile_rows]], or an instance folder (a captured pile,
+ * see run_instance).  Exit status 1 when a frictionless run fails to reach LCP_OK /
+ * LCP_NONUNIQUE or the pile takes 5 s or more.
  */
 #include "ldlt_ref.h"
 
@@ -167,16 +168,40 @@ static int run(const char *kind, const lcp_problem *P, int dense, double *second
            lcp_status_str(st), info.iterations, info.pivots, info.factorizations, t,
            info.residual_inf);
     if (getenv("BENCH_REF_VERBOSE"))
-        fprintf(stderr, "# rounds %d shifted %d newton %ld single %ld analyses %ld flops %.3g\n",
-                rs.rounds, rs.shifted, rs.newton_steps, rs.single_steps, rs.analyses, info.flops);
+        fprintf(stderr, "# rounds %d shifted %d newton %ld single %ld ipm %ld analyses %ld "
+                "flops %.3g\n", rs.rounds, rs.shifted, rs.newton_steps, rs.single_steps,
+                rs.ipm_steps, rs.analyses, info.flops);
     fflush(stdout);
     free(z);
     if (seconds) *seconds = t;
     return (st == LCP_OK || st == LCP_NONUNIQUE) ? 0 : 1;
 }
 
+/* bench_ref INSTANCE_DIR: one captured instance (tests/bench_ref_pile.sh captures a sphere
+ * pile): its time, peak RSS, and exit 1 unless exact in under 5 s and 1 GiB. */
+static int run_instance(const char *dir)
+{
+    lcp_problem P;
+    char msg[512];
+    if (lcp_read_instance(dir, &P, msg, sizeof msg) != LCP_OK) {
+        fprintf(stderr, "bench_ref: %s\n", msg);
+        return 1;
+    }
+    printf("kind,m,solver,status,iterations,pivots,factorizations,time_s,residual_inf\n");
+    double t;
+    int fail = run("instance", &P, 0, &t);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double mb = (double)ru.ru_maxrss / 1024.0;
+    printf("# %s: %d rows, nnz(A) %d, %.3f s, peak RSS %.1f MB (targets: 5 s, 1024 MB)\n", dir,
+           P.m, LCP_CSR_NNZ(&P.A), t, mb);
+    lcp_problem_free(&P);
+    return fail || t >= 5.0 || mb >= 1024.0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) return run_instance(argv[1]);
     int dense_max = argc > 1 ? atoi(argv[1]) : 4000; /* dense runs up to this m */
     int pile = argc > 2 ? atoi(argv[2]) : 10000;      /* rows of the pile */
     int dense_friction_max = 1100;                    /* friction: ~1000 factorisations */

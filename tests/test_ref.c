@@ -21,6 +21,7 @@
 #include <string.h>
 
 static long n_solves = 0, n_leaks = 0;
+static int g_ipm = -1; /* ref_options.ipm of every solve (test_ipm forces the phase) */
 
 static double inf_norm(const double *v, int m)
 {
@@ -51,6 +52,7 @@ static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, in
     ro.backend = be;
     ro.block = block;
     ro.full_pattern = full;
+    ro.ipm = g_ipm;
     if (!st) st = &local;
     lcp_status s = ref_solve(P, &opt, &ro, z, info, st);
     n_solves++;
@@ -409,6 +411,101 @@ static void test_contact_box(int nb, int nc, uint64_t seed)
     lcp_problem_free(&P);
 }
 
+/* The interior-point phase forced on (ro.ipm = 1: it runs after the first block step that
+ * leaves violators), on the problems above: the answers must not change.  Also: the auto
+ * rule starts it on a contact problem where block steps stall, and the answer is exact. */
+static void test_ipm(void)
+{
+    lcp_problem P;
+    lcp_info info;
+    ref_stats rs;
+    g_ipm = 1;
+    for (int box = 0; box <= 1; box++)
+        for (int m = 50; m <= 300; m *= 6) {
+            const char *kind = box ? "box" : "solution";
+            if (mk_random(&P, m, m, 3, 0.1, 60 + (uint64_t)m) != 0) {
+                ok(0, "ref/ipm-known-%s-m%d (setup)", kind, m);
+                continue;
+            }
+            for (int i = 0; box && i < m; i++) {  /* lower only, upper only, both, none */
+                P.lo[i] = i % 4 == 3 ? -INFINITY : -0.5 - (double)(i % 3);
+                P.hi[i] = i % 5 == 4 ? INFINITY : 0.5 + (double)(i % 2);
+            }
+            double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+            tp_known(&P, zs, 61 + (uint64_t)m);
+            lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+            double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+            ok(st == LCP_OK && d <= 1e-12 && rs.ipm_steps > 0, "ref/ipm-known-%s-m%d", kind, m);
+            tap_diag("ipm known %s m=%d: %s, |z - z*| %.3g, ipm steps %ld, steps %d", kind, m,
+                     lcp_status_str(st), d, rs.ipm_steps, info.iterations);
+            if (m <= 400) {
+                st = solve(&P, REF_DENSE, 1, -1, 0, 0, z, &info, &rs);
+                d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+                ok(st == LCP_OK && d <= 1e-12 && rs.ipm_steps > 0, "ref/ipm-dense-known-%s-m%d",
+                   kind, m);
+            }
+            free(zs);
+            free(z);
+            lcp_problem_free(&P);
+        }
+    for (int m = 6; m <= 12; m += 6)                  /* enumeration, pd and semi-definite */
+        for (int semidef = 0; semidef <= 1; semidef++) {
+            if (mk_random(&P, m, semidef ? m / 2 : m, 2, semidef ? 0.0 : 0.05, 70 + (uint64_t)m) != 0)
+                continue;
+            double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+            double *ze = malloc(sizeof(double) * (size_t)m), *w = malloc(sizeof(double) * (size_t)m);
+            double *we = malloc(sizeof(double) * (size_t)m);
+            if (semidef) tp_known(&P, zs, 71 + (uint64_t)m);
+            int nsol = enumerate(&P, ze);
+            lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+            wvec(&P, z, w);
+            wvec(&P, ze, we);
+            double dz = max_diff(z, ze, m) / fmax(1.0, inf_norm(ze, m));
+            double dw = max_diff(w, we, m) / fmax(1.0, inf_norm(we, m));
+            ok(nsol >= 1 && (st == LCP_OK || (semidef && st == LCP_NONUNIQUE)) &&
+                   (semidef ? dw <= 1e-9 : dz <= 1e-10) && rs.ipm_steps > 0,
+               "ref/ipm-enum-%s-m%d", semidef ? "semidef" : "pd", m);
+            free(zs);
+            free(z);
+            free(ze);
+            free(w);
+            free(we);
+            lcp_problem_free(&P);
+        }
+    /* friction coupling: the forced phase (first round) against the default path */
+    if (tp_contact(&P, 6, 30, 60, 2, 0.5, 1e-4, 32) == 0) {
+        int m = P.m;
+        double *z = malloc(sizeof(double) * (size_t)m), *zd = malloc(sizeof(double) * (size_t)m);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+        g_ipm = 0;
+        lcp_status sd = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, zd, &info, NULL);
+        g_ipm = 1;
+        ok(st == LCP_OK && sd == LCP_OK && rs.ipm_steps > 0 &&
+               max_diff(z, zd, m) <= 1e-9 * fmax(1.0, inf_norm(zd, m)),
+           "ref/ipm-findex-agrees-m%d", m);
+        free(z);
+        free(zd);
+    }
+    lcp_problem_free(&P);
+    g_ipm = -1;
+    /* the auto rule: contact boxes on which block steps stall */
+    if (tp_contact(&P, 6, 60, 300, 2, 0.5, 1e-2, 43) == 0) {
+        int m = P.m;
+        free(P.findex);
+        P.findex = NULL;
+        double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+        tp_known(&P, zs, 44);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+        double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+        ok(st == LCP_OK && d <= 1e-10 && rs.ipm_steps > 0, "ref/ipm-auto-contact-box-m%d", m);
+        tap_diag("auto: m=%d %s, |z - z*| %.3g, ipm steps %ld, newton %ld, steps %d", m,
+                 lcp_status_str(st), d, rs.ipm_steps, rs.newton_steps, info.iterations);
+        free(zs);
+        free(z);
+    }
+    lcp_problem_free(&P);
+}
+
 static void test_small_cases(void)
 {
     lcp_problem P;
@@ -562,6 +659,7 @@ int main(void)
     test_contact_box(60, 300, 42);
     test_findex(4, 5, 31);
     test_findex(30, 60, 32);
+    test_ipm();
     test_pivot_cap();
     ok(n_leaks == 0, "ref/malloc-count-balanced (%ld solves)", n_solves);
     return tap_done();
