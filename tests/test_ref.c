@@ -472,6 +472,27 @@ static void test_ipm(void)
             free(we);
             lcp_problem_free(&P);
         }
+    /* semi-definite A = M M^T (M 200 x 90): w exact, reported non-unique */
+    if (mk_random(&P, 200, 90, 2, 0.0, 75) == 0) {
+        int m = P.m;
+        double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+        double *w = malloc(sizeof(double) * (size_t)m), *ws = malloc(sizeof(double) * (size_t)m);
+        tp_known(&P, zs, 76);
+        wvec(&P, zs, ws);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+        wvec(&P, z, w);
+        ok(st == LCP_NONUNIQUE && rs.ipm_steps > 0 &&
+               max_diff(w, ws, m) <= 1e-9 * fmax(1.0, inf_norm(ws, m)) &&
+               info.residual_inf <= 1e-10 * fmax(1.0, inf_norm(P.q, m)),
+           "ref/ipm-nonunique-w-exact-m%d", m);
+        tap_diag("ipm semi-definite m=%d: %s, ipm steps %ld, |w - w*| %.3g", m,
+                 lcp_status_str(st), rs.ipm_steps, max_diff(w, ws, m));
+        free(zs);
+        free(z);
+        free(w);
+        free(ws);
+    }
+    lcp_problem_free(&P);
     /* friction coupling: the forced phase (first round) against the default path */
     if (tp_contact(&P, 6, 30, 60, 2, 0.5, 1e-4, 32) == 0) {
         int m = P.m;
