@@ -45,7 +45,14 @@
  *   Friction coupling: freeze the bounds of friction rows at the current normal impulses,
  * solve the boxed problem (warm from the previous partition), update the bounds, repeat
  * until max |bound change| <= 1e-12 max(1, max |bound|), or 500 rounds (LCP_NOT_SETTLED,
- * usable).  The update is damped when the change grows (bounds += theta (new - old),
+ * usable).  Once a round keeps the partition, the rest of the rounds is a linear fixed-point
+ * iteration that converges only linearly (on the 200-sphere pile about 450 rounds to
+ * 1e-12); so then coupled pivoting (ref_coupled) solves the coupling itself: the sliding
+ * rows tied to their normal impulses inside a non-symmetric system, solved by GMRES
+ * preconditioned with the LDL^T factor of A_FF, with block steps (halved back to single
+ * steps when they do not lower the violators) for at most REF_CPL_STEPS partitions and
+ * REF_CPL_TRIES tries a solve.  When it finds a partition without violator the coupled
+ * problem is solved to rounding (1e-15 instead of 1e-12); otherwise the rounds go on.  The update is damped when the change grows (bounds += theta (new - old),
  * theta halved down to 1/4: the plain iteration oscillates on piles; the fixed point is
  * the same).  A round that keeps the free set reuses the factor (one solve, no
  * factorisation).  The coupled problem is not an LCP; the residual reported is that of
@@ -75,7 +82,8 @@
  * warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
- * GPL) and per interior-point iteration, plus a few solves and products with A.  The
+ * GPL) and per interior-point iteration, plus a few solves and products with A (and in
+ * coupled pivoting one solve per GMRES iteration, tens a step).  The
  * number of steps is small for contact problems (tens), and at most the pivot cap.
  *
  * SOURCES.  J. J. Judice, F. M. Pires, "A block principal pivoting algorithm for large-scale
@@ -84,7 +92,10 @@
  * Opsearch 11 (1974) 123-130 (least-index rule); D. P. Bertsekas, "Projected Newton
  * methods for optimization problems with simple constraints", SIAM J. Control Optim. 20
  * (1982) 221-246; R. Smith, ODE lcp.cpp (Dantzig / Cottle-
- * Dantzig boxed LCP with findex, the bound-freezing convention); R. T. Rockafellar,
+ * Dantzig boxed LCP with findex, the bound-freezing convention); S. Mehrotra, "On the
+ * implementation of a primal-dual interior point method", SIAM J. Optim. 2 (1992) 575-601;
+ * Y. Saad and M. H. Schultz, "GMRES", SIAM J. Sci. Stat. Comput. 7 (1986) 856-869;
+ * R. T. Rockafellar,
  * "Monotone operators and the proximal point algorithm", SIAM J. Control Optim. 14 (1976)
  * 877-898; T. Davis, CHOLMOD user guide.
  */
@@ -105,6 +116,7 @@
                               phase */
 #define REF_MAX_ROUNDS 500 /* friction bound rounds */
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
+#define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */   /* rounds before coupled pivoting is tried */
 #define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
 #define REF_REFINE 4       /* solve + refinement steps */
 
@@ -129,7 +141,7 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
-    long pivots, max_pivots, single_steps, newton_steps, ipm_steps;
+    long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
     int iterations;
     int row;             /* last row moved, or the row to blame */
@@ -578,6 +590,293 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
     return st;
 }
 
+/* Coupled pivoting (the polish of friction rounds that do not settle).  Friction row t with
+ * normal n = findex[t] is free (sticking: w_t = 0), or sliding at lo_t z_n or hi_t z_n (the
+ * bound moves with z_n inside the solve, not frozen); with n at zero, z_t = 0.  For a
+ * partition the free unknowns solve the non-symmetric system
+ *     (A_FF + A_FS C) z_F = -(q_F + A_FB z_B),     z_S = C z_F  (z_t = c_t z_n),
+ * by GMRES right-preconditioned with the LDL^T factor of A_FF:  K M^-1 = I + A_FS C A_FF^-1,
+ * a perturbation of rank |S| of the identity.  Violators are moved as in block steps;
+ * at most REF_CPL_STEPS steps, and it gives up when the violator count stops falling. */
+#define REF_CPL_STEPS 8
+#define REF_GM_K 50      /* GMRES restart length */
+#define REF_GM_MAX 500   /* GMRES iterations a solve */
+
+typedef struct ref_cpl {
+    int nf, ns;
+    int *pos;           /* m: index in F or -1 */
+    int *S;             /* sliding rows with a free normal */
+    double *c;          /* m: c_t of a sliding row */
+    double *V, *H, *g, *cs, *sn, *y, *t1, *t2;
+} ref_cpl;
+
+/* out = K M^-1 u = u + A_FS C (A_FF^-1 u) */
+static lcp_status cpl_apply(ref_ctx *C, ref_cpl *K, const double *u, double *out)
+{
+    const lcp_csr *A = &C->P->A;
+    lcp_status st = C->be.solve(&C->be, u, K->t1);
+    if (st != LCP_OK) return st;
+    memcpy(out, u, (size_t)K->nf * sizeof *out);
+    for (int s = 0; s < K->ns; s++) {
+        int t = K->S[s];
+        double pt = K->c[t] * K->t1[K->pos[C->P->findex[t]]];
+        for (int k = A->p[t]; k < A->p[t + 1]; k++) {
+            int r = K->pos[A->j[k]];
+            if (r >= 0) out[r] += A->x[k] * pt;
+        }
+    }
+    return LCP_OK;
+}
+
+/* x = K^-1 b by restarted GMRES on K M^-1 (x = M^-1 u), to a relative 1e-12 (the caller
+ * refines with the true residual). */
+static lcp_status cpl_gmres(ref_ctx *C, ref_cpl *K, const double *b, double *x)
+{
+    int n = K->nf, its = 0;
+    double *u = x, *r = K->t2, bn = 0.0;
+    lcp_status st = LCP_OK;
+    for (int i = 0; i < n; i++) {
+        u[i] = 0.0;
+        r[i] = b[i];
+        bn += b[i] * b[i];
+    }
+    bn = sqrt(bn);
+    double beta = bn, tol = 1e-12 * bn;
+    while (st == LCP_OK && beta > tol && its < REF_GM_MAX) {
+        int j = 0;
+        for (int i = 0; i < n; i++) K->V[i] = r[i] / beta;
+        for (int i = 0; i <= REF_GM_K; i++) K->g[i] = 0.0;
+        K->g[0] = beta;
+        for (; j < REF_GM_K && its < REF_GM_MAX; j++, its++) {
+            double *vj = K->V + (size_t)j * n, *w = K->V + (size_t)(j + 1) * n;
+            if ((st = cpl_apply(C, K, vj, w)) != LCP_OK) break;
+            for (int i = 0; i <= j; i++) {              /* modified Gram-Schmidt */
+                const double *vi = K->V + (size_t)i * n;
+                double h = 0.0;
+                for (int t = 0; t < n; t++) h += w[t] * vi[t];
+                for (int t = 0; t < n; t++) w[t] -= h * vi[t];
+                K->H[i * REF_GM_K + j] = h;
+            }
+            double hn = 0.0;
+            for (int t = 0; t < n; t++) hn += w[t] * w[t];
+            hn = sqrt(hn);
+            if (hn > 0.0)
+                for (int t = 0; t < n; t++) w[t] /= hn;
+            for (int i = 0; i < j; i++) {               /* previous rotations */
+                double a = K->H[i * REF_GM_K + j], bb = K->H[(i + 1) * REF_GM_K + j];
+                K->H[i * REF_GM_K + j] = K->cs[i] * a + K->sn[i] * bb;
+                K->H[(i + 1) * REF_GM_K + j] = -K->sn[i] * a + K->cs[i] * bb;
+            }
+            double a = K->H[j * REF_GM_K + j], d = hypot(a, hn);
+            K->cs[j] = d > 0.0 ? a / d : 1.0;
+            K->sn[j] = d > 0.0 ? hn / d : 0.0;
+            K->H[j * REF_GM_K + j] = d;
+            K->g[j + 1] = -K->sn[j] * K->g[j];
+            K->g[j] *= K->cs[j];
+            if (fabs(K->g[j + 1]) <= tol || hn == 0.0) {
+                j++;
+                its++;
+                break;
+            }
+        }
+        if (st != LCP_OK) break;
+        for (int i = j - 1; i >= 0; i--) {              /* H y = g */
+            double v = K->g[i];
+            for (int t = i + 1; t < j; t++) v -= K->H[i * REF_GM_K + t] * K->y[t];
+            K->y[i] = v / K->H[i * REF_GM_K + i];
+        }
+        for (int i = 0; i < j; i++)
+            for (int t = 0; t < n; t++) u[t] += K->y[i] * K->V[(size_t)i * n + t];
+        if ((st = cpl_apply(C, K, u, r)) != LCP_OK) break;   /* r = b - K M^-1 u */
+        beta = 0.0;
+        for (int t = 0; t < n; t++) {
+            r[t] = b[t] - r[t];
+            beta += r[t] * r[t];
+        }
+        beta = sqrt(beta);
+    }
+    if (st == LCP_OK) st = C->be.solve(&C->be, u, K->t1);   /* x = M^-1 u */
+    if (st == LCP_OK) memcpy(x, K->t1, (size_t)n * sizeof *x);
+    return st;
+}
+
+/* z from the coupled partition: bound and sliding rows, then the solve with refinement;
+ * C->w = A z + q.  *bad: a dependent row of A_FF (then nothing is solved). */
+static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
+{
+    const lcp_problem *P = C->P;
+    int m = C->m, nf = 0;
+    K->ns = 0;
+    for (int i = 0; i < m; i++) {
+        int f = P->findex[i];
+        K->pos[i] = -1;
+        if (f >= 0 && C->state[f] != ST_FREE) {         /* normal at zero: z_i = 0 */
+            z[i] = 0.0;
+            continue;
+        }
+        if (f < 0 && P->lo[i] == P->hi[i]) {
+            z[i] = P->lo[i];
+            continue;
+        }
+        if (C->state[i] == ST_FREE) {
+            K->pos[i] = nf;
+            C->F[nf++] = i;
+            z[i] = 0.0;
+        } else if (f >= 0) {
+            K->c[i] = C->state[i] == ST_LO ? P->lo[i] : P->hi[i];
+            K->S[K->ns++] = i;
+            z[i] = 0.0;
+        } else {
+            z[i] = C->state[i] == ST_LO ? P->lo[i] : P->hi[i];
+        }
+    }
+    K->nf = C->nf = nf;
+    C->nff = -1;
+    *bad = -1;
+    lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, 0.0, NULL, REF_TAU, bad) : LCP_OK;
+    if (st != LCP_OK || *bad >= 0) return st;
+    for (int s = 0; s < K->ns; s++) K->pos[K->S[s]] = -1;
+    double *bvec = C->b, *x = C->x;
+    for (int k = 0; k < 3 && st == LCP_OK; k++) {       /* solve, then refine twice */
+        for (int s = 0; s < K->ns; s++) {
+            int t = K->S[s];
+            z[t] = K->c[t] * z[P->findex[t]];
+        }
+        ref_w(C, z);
+        if (nf == 0) break;
+        for (int t = 0; t < nf; t++) bvec[t] = -C->w[C->F[t]];
+        st = cpl_gmres(C, K, bvec, x);
+        for (int t = 0; st == LCP_OK && t < nf; t++) z[C->F[t]] += x[t];
+    }
+    for (int s = 0; s < K->ns; s++) {
+        int t = K->S[s];
+        z[t] = K->c[t] * z[P->findex[t]];
+    }
+    ref_w(C, z);
+    return st;
+}
+
+/* The set row i asks for in the coupled problem, or -1. */
+static int cpl_wants(const ref_ctx *C, const double *z, int i)
+{
+    const lcp_problem *P = C->P;
+    int f = P->findex[i];
+    double lo = P->lo[i], hi = P->hi[i], tw = REF_VIOL * fmax(1.0, C->qinf);
+    if (f >= 0) {
+        if (C->state[f] != ST_FREE) return -1;          /* fixed at zero */
+        lo *= z[f];
+        hi *= z[f];
+    } else if (lo == hi) {
+        return -1;
+    }
+    switch (C->state[i]) {
+    case ST_FREE:
+        if (z[i] < lo - REF_VIOL * fmax(1.0, fabs(lo))) return ST_LO;
+        if (z[i] > hi + REF_VIOL * fmax(1.0, fabs(hi))) return ST_HI;
+        return -1;
+    case ST_LO:
+        return C->w[i] < -tw ? ST_FREE : -1;
+    default:
+        return C->w[i] > tw ? ST_FREE : -1;
+    }
+}
+
+static void cpl_free(ref_cpl *K)
+{
+    lcp_free(K->pos);
+    lcp_free(K->S);
+    lcp_free(K->c);
+    lcp_free(K->V);
+    lcp_free(K->H);
+    lcp_free(K->g);
+    lcp_free(K->cs);
+    lcp_free(K->sn);
+    lcp_free(K->y);
+    lcp_free(K->t1);
+    lcp_free(K->t2);
+}
+
+/* Coupled block steps from the current partition; *solved = 1 when one has no violator
+ * (z, C->w, C->F and the frozen bounds C->lo, C->hi then describe it). */
+static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
+{
+    int m = C->m, nbest = m + 1, k = 0, fails = 0;
+    lcp_status st = LCP_OK;
+    ref_cpl K;
+    memset(&K, 0, sizeof K);
+    *solved = 0;
+    size_t mm = (size_t)m + 1;
+    signed char *best = lcp_malloc(mm, 1), *want = lcp_malloc(mm, 1);
+    K.pos = lcp_malloc(mm, sizeof *K.pos);
+    K.S = lcp_malloc(mm, sizeof *K.S);
+    K.c = lcp_calloc(mm, sizeof *K.c);
+    K.V = lcp_malloc(mm * (REF_GM_K + 1), sizeof *K.V);
+    K.H = lcp_calloc((size_t)(REF_GM_K + 1) * REF_GM_K, sizeof *K.H);
+    K.g = lcp_malloc(REF_GM_K + 1, sizeof *K.g);
+    K.cs = lcp_malloc(REF_GM_K, sizeof *K.cs);
+    K.sn = lcp_malloc(REF_GM_K, sizeof *K.sn);
+    K.y = lcp_malloc(REF_GM_K, sizeof *K.y);
+    K.t1 = lcp_malloc(mm, sizeof *K.t1);
+    K.t2 = lcp_malloc(mm, sizeof *K.t2);
+    if (!best || !want || !K.pos || !K.S || !K.c || !K.V || !K.H || !K.g || !K.cs || !K.sn ||
+        !K.y || !K.t1 || !K.t2)
+        st = LCP_ERR_NOMEM;
+    for (int step = 0; st == LCP_OK && step < REF_CPL_STEPS; step++) {
+        int bad = -1;
+        st = cpl_partition(C, &K, z, &bad);
+        if (st != LCP_OK) break;
+        C->iterations++;
+        C->coupled_steps++;
+        int n = bad >= 0 ? m + 1 : 0;                   /* a singular A_FF: no better */
+        for (int i = 0; bad < 0 && i < m; i++) n += cpl_wants(C, z, i) >= 0;
+        if (n == 0) {
+            *solved = 1;
+            break;
+        }
+        if (n < nbest) {                                /* progress: all its violators */
+            nbest = n;
+            k = n;
+            fails = 0;
+            memcpy(best, C->state, (size_t)m);
+            for (int i = 0; i < m; i++) want[i] = (signed char)cpl_wants(C, z, i);
+        } else {                                        /* back to the best partition,
+                                                           move half as many */
+            if (k == 1 && ++fails >= REF_JP_COUNT) break;
+            k = k > 1 ? k / 2 : 1;
+            memcpy(C->state, best, (size_t)m);
+        }
+        for (int i = 0, moved = 0; i < m && moved < k; i++)  /* the k of least index */
+            if (want[i] >= 0 && want[i] != best[i]) {
+                C->state[i] = want[i];
+                moved++;
+            }
+        if (k == 1 && n >= nbest) {                     /* single steps: the next one */
+            for (int i = 0; i < m; i++)
+                if (want[i] >= 0 && want[i] != best[i]) {
+                    want[i] = -1;                       /* tried: skip it next time */
+                    break;
+                }
+        }
+        for (int i = 0; i < m; i++)                     /* friction rows of a normal that
+                                                           opens start sticking */
+            if (C->P->findex[i] >= 0 && C->state[C->P->findex[i]] == ST_FREE &&
+                best[C->P->findex[i]] != ST_FREE)
+                C->state[i] = ST_FREE;
+        C->pivots += k;
+    }
+    if (!*solved && st == LCP_OK) memcpy(C->state, best, (size_t)m);
+    for (int i = 0; *solved && i < m; i++) {            /* the bounds the answer meets */
+        double lo, hi;
+        lcp_row_bounds(C->P, z, i, &lo, &hi);
+        C->lo[i] = lo;
+        C->hi[i] = hi;
+    }
+    lcp_free(best);
+    lcp_free(want);
+    cpl_free(&K);
+    return st;
+}
+
 /* Freeze the bounds at z (friction coupling); returns max |change| and its row.  A row
  * whose bounds open from lo = hi (its normal impulse left zero) starts free (sticking). */
 static double ref_bounds(ref_ctx *C, const double *z, double theta, double *scale, int *row)
@@ -693,13 +992,22 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     }
 
     double theta = 1.0, prev = INFINITY;
+    int tries = 0;
     for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
+        long piv0 = C.pivots;
         st = ref_prox(&C, ro, z);
         if (st != LCP_OK || !P->findex) break;
         double change = ref_bounds(&C, z, theta, &scale, &brow);
         if (change <= REF_SETTLE * scale) break;
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
         prev = change;
+        if (C.pivots == piv0 && rounds >= 2 && tries < REF_CPL_TRIES && C.eps == 0.0) {
+            int solved = 0;                 /* the partition held: solve the coupling */
+            tries++;
+            st = ref_coupled(&C, z, &solved);
+            if (st != LCP_OK || solved) break;
+            ref_bounds(&C, z, 1.0, &scale, &brow);
+        }
         if (rounds >= REF_MAX_ROUNDS) {
             settled = 0;
             C.row = brow;
@@ -758,6 +1066,7 @@ finish:
         stats->single_steps = C.single_steps;
         stats->newton_steps = C.newton_steps;
         stats->ipm_steps = C.ipm_steps;
+        stats->coupled_steps = C.coupled_steps;
         stats->analyses = C.be.analyses;
     }
     lcp_free(C.diag);

@@ -44,6 +44,7 @@ typedef struct ref_stats {
     long single_steps;    /* least-index (Murty) steps */
     long newton_steps;    /* projected Newton steps (after block steps stopped helping) */
     long ipm_steps;       /* interior-point iterations (factorisations of the phase) */
+    long coupled_steps;   /* coupled pivoting steps (friction coupling solved inside) */
     long analyses;        /* symbolic analyses (sparse) */
 } ref_stats;
 

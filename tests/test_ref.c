@@ -367,9 +367,13 @@ static void test_findex(int nb, int nc, uint64_t seed)
         }
     ok(st == LCP_OK && R.rinf <= bound && rs.rounds >= 2, "ref/findex-coupled-m%d", m);
     tap_diag("findex m=%d: %s, rounds %d, pivots %ld, factorizations %ld, newton %ld, "
-             "residual %.3g, sliding %d sticking %d",
+             "coupled steps %ld, residual %.3g, sliding %d sticking %d",
              m, lcp_status_str(st), rs.rounds, info.pivots, info.factorizations,
-             rs.newton_steps, R.rinf, sliding, sticking);
+             rs.newton_steps, rs.coupled_steps, R.rinf, sliding, sticking);
+    /* coupled pivoting ends the rounds: the coupled problem to rounding, not to 1e-12 */
+    ok(st == LCP_OK && rs.coupled_steps > 0 && R.rinf <= 1e-13 * fmax(1.0, inf_norm(P.q, m)) &&
+           sliding > 0 && sticking > 0,
+       "ref/findex-coupled-pivoting-exact-m%d", m);
     lcp_status sd = solve(&P, REF_DENSE, 1, -1, 0, 0, zd, &dinfo, NULL);
     ok(sd == LCP_OK && max_diff(zd, z, m) <= 1e-9 * fmax(1.0, inf_norm(z, m)),
        "ref/dense-agrees-findex-m%d", m);
