@@ -45,18 +45,22 @@
  *   Friction coupling: freeze the bounds of friction rows at the current normal impulses,
  * solve the boxed problem (warm from the previous partition), update the bounds, repeat
  * until max |bound change| <= 1e-12 max(1, max |bound|), or 500 rounds (LCP_NOT_SETTLED,
- * usable).  Once a round keeps the partition, the rest of the rounds is a linear fixed-point
- * iteration that converges only linearly (on the 200-sphere pile about 450 rounds to
- * 1e-12); so then coupled pivoting (ref_coupled) solves the coupling itself: the sliding
- * rows tied to their normal impulses inside a non-symmetric system, solved by GMRES
- * preconditioned with the LDL^T factor of A_FF, with block steps (halved back to single
- * steps when they do not lower the violators) for at most REF_CPL_STEPS partitions and
- * REF_CPL_TRIES tries a solve.  When it finds a partition without violator the coupled
- * problem is solved to rounding (1e-15 instead of 1e-12); otherwise the rounds go on.  The update is damped when the change grows (bounds += theta (new - old),
- * theta halved down to 1/4: the plain iteration oscillates on piles; the fixed point is
- * the same).  A round that keeps the free set reuses the factor (one solve, no
- * factorisation).  The coupled problem is not an LCP; the residual reported is that of
- * the coupled problem, computed by lcp_residual.
+ * usable).  The update is damped when the change grows (bounds += theta (new - old), theta
+ * halved down to 1/4: the plain iteration oscillates on piles; the fixed point is the
+ * same).  A round that keeps the free set reuses the factor (one solve, no factorisation).
+ * The coupled problem is not an LCP; the residual reported is that of the coupled problem,
+ * computed by lcp_residual.
+ *   Coupled pivoting (ref_coupled).  Once the rounds keep their partition, what is left is
+ * a linear fixed-point iteration that converges only linearly (on the 200-sphere pile about
+ * 450 rounds to 1e-12).  So once REF_CPL_HELD rounds in a row kept the partition, the
+ * coupling is solved inside the pivoting: sliding rows tied to their normal impulses, a
+ * non-symmetric system solved by GMRES preconditioned with the LDL^T factor of A_FF, with
+ * block steps (halved down to single steps when they do not lower the violators) for at
+ * most REF_CPL_STEPS partitions and REF_CPL_TRIES tries a solve.  A try is given up at once
+ * when its first partition leaves more than REF_IPM_VIOL violators or GMRES does not
+ * converge, and then leaves z, the partition and the bounds as they were.  When it finds a
+ * partition without violator, the coupled problem is solved to rounding (1e-16 to 1e-14
+ * on the scene instances instead of 1e-12); otherwise the rounds go on.
  *
  * SEMI-DEFINITE A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Every factorisation's pivots
@@ -116,7 +120,8 @@
                               phase */
 #define REF_MAX_ROUNDS 500 /* friction bound rounds */
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
-#define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */   /* rounds before coupled pivoting is tried */
+#define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */
+#define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */   /* rounds before coupled pivoting is tried */
 #define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
 #define REF_REFINE 4       /* solve + refinement steps */
 
@@ -600,7 +605,7 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
  * at most REF_CPL_STEPS steps, and it gives up when the violator count stops falling. */
 #define REF_CPL_STEPS 8
 #define REF_GM_K 50      /* GMRES restart length */
-#define REF_GM_MAX 500   /* GMRES iterations a solve */
+#define REF_GM_MAX 200   /* GMRES iterations a solve (more: the try is given up) */
 
 typedef struct ref_cpl {
     int nf, ns;
@@ -695,6 +700,7 @@ static lcp_status cpl_gmres(ref_ctx *C, ref_cpl *K, const double *b, double *x)
         }
         beta = sqrt(beta);
     }
+    if (st == LCP_OK && beta > tol) st = LCP_MAXITER;     /* did not converge */
     if (st == LCP_OK) st = C->be.solve(&C->be, u, K->t1);   /* x = M^-1 u */
     if (st == LCP_OK) memcpy(x, K->t1, (size_t)n * sizeof *x);
     return st;
@@ -736,16 +742,23 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
     lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, 0.0, NULL, REF_TAU, bad) : LCP_OK;
     if (st != LCP_OK || *bad >= 0) return st;
     for (int s = 0; s < K->ns; s++) K->pos[K->S[s]] = -1;
-    double *bvec = C->b, *x = C->x;
-    for (int k = 0; k < 3 && st == LCP_OK; k++) {       /* solve, then refine twice */
+    double *bvec = C->b, *x = C->x, prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
+    for (int k = 0; k < REF_REFINE && st == LCP_OK; k++) { /* solve, then refine */
         for (int s = 0; s < K->ns; s++) {
             int t = K->S[s];
             z[t] = K->c[t] * z[P->findex[t]];
         }
         ref_w(C, z);
-        if (nf == 0) break;
+        double rf = 0.0;                                /* ||w_F||_inf */
+        for (int t = 0; t < nf; t++) rf = fmax(rf, fabs(C->w[C->F[t]]));
+        if (nf == 0 || (k >= 1 && rf <= target) || (k >= 2 && !(rf <= 0.5 * prev))) break;
+        prev = rf;
         for (int t = 0; t < nf; t++) bvec[t] = -C->w[C->F[t]];
         st = cpl_gmres(C, K, bvec, x);
+        if (st == LCP_MAXITER && k > 0) {               /* refinement at rounding: keep z */
+            st = LCP_OK;
+            break;
+        }
         for (int t = 0; st == LCP_OK && t < nf; t++) z[C->F[t]] += x[t];
     }
     for (int s = 0; s < K->ns; s++) {
@@ -797,7 +810,10 @@ static void cpl_free(ref_cpl *K)
 }
 
 /* Coupled block steps from the current partition; *solved = 1 when one has no violator
- * (z, C->w, C->F and the frozen bounds C->lo, C->hi then describe it). */
+ * (z, C->w, C->F and the frozen bounds C->lo, C->hi then describe it).  A try that fails
+ * (more than REF_IPM_VIOL violators at the first step, or no progress) leaves z, the
+ * partition and the frozen bounds as it found them (C->w is then stale: the next round
+ * recomputes it). */
 static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
 {
     int m = C->m, nbest = m + 1, k = 0, fails = 0;
@@ -806,7 +822,9 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     memset(&K, 0, sizeof K);
     *solved = 0;
     size_t mm = (size_t)m + 1;
-    signed char *best = lcp_malloc(mm, 1), *want = lcp_malloc(mm, 1);
+    signed char *best = lcp_malloc(mm, 1), *want = lcp_malloc(mm, 1), *st0 = lcp_malloc(mm, 1);
+    double *z0 = lcp_malloc(mm, sizeof *z0), *lo0 = lcp_malloc(mm, sizeof *lo0);
+    double *hi0 = lcp_malloc(mm, sizeof *hi0);
     K.pos = lcp_malloc(mm, sizeof *K.pos);
     K.S = lcp_malloc(mm, sizeof *K.S);
     K.c = lcp_calloc(mm, sizeof *K.c);
@@ -818,12 +836,22 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     K.y = lcp_malloc(REF_GM_K, sizeof *K.y);
     K.t1 = lcp_malloc(mm, sizeof *K.t1);
     K.t2 = lcp_malloc(mm, sizeof *K.t2);
-    if (!best || !want || !K.pos || !K.S || !K.c || !K.V || !K.H || !K.g || !K.cs || !K.sn ||
-        !K.y || !K.t1 || !K.t2)
+    if (!best || !want || !st0 || !z0 || !lo0 || !hi0 || !K.pos || !K.S || !K.c || !K.V ||
+        !K.H || !K.g || !K.cs || !K.sn || !K.y || !K.t1 || !K.t2)
         st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) {                                 /* what a failed try gives back */
+        memcpy(st0, C->state, (size_t)m);
+        memcpy(z0, z, (size_t)m * sizeof *z);
+        memcpy(lo0, C->lo, (size_t)m * sizeof *z);
+        memcpy(hi0, C->hi, (size_t)m * sizeof *z);
+    }
     for (int step = 0; st == LCP_OK && step < REF_CPL_STEPS; step++) {
         int bad = -1;
         st = cpl_partition(C, &K, z, &bad);
+        if (st == LCP_MAXITER) {                        /* GMRES did not converge: give up */
+            st = LCP_OK;
+            break;
+        }
         if (st != LCP_OK) break;
         C->iterations++;
         C->coupled_steps++;
@@ -833,6 +861,7 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
             *solved = 1;
             break;
         }
+        if (step == 0 && n > REF_IPM_VIOL) break;      /* far from the partition: give up */
         if (n < nbest) {                                /* progress: all its violators */
             nbest = n;
             k = n;
@@ -864,7 +893,13 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
                 C->state[i] = ST_FREE;
         C->pivots += k;
     }
-    if (!*solved && st == LCP_OK) memcpy(C->state, best, (size_t)m);
+    if (!*solved && st == LCP_OK) {                     /* as before the try */
+        memcpy(C->state, st0, (size_t)m);
+        memcpy(z, z0, (size_t)m * sizeof *z);
+        memcpy(C->lo, lo0, (size_t)m * sizeof *z);
+        memcpy(C->hi, hi0, (size_t)m * sizeof *z);
+        C->nff = -1;
+    }
     for (int i = 0; *solved && i < m; i++) {            /* the bounds the answer meets */
         double lo, hi;
         lcp_row_bounds(C->P, z, i, &lo, &hi);
@@ -873,6 +908,10 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     }
     lcp_free(best);
     lcp_free(want);
+    lcp_free(st0);
+    lcp_free(z0);
+    lcp_free(lo0);
+    lcp_free(hi0);
     cpl_free(&K);
     return st;
 }
@@ -992,7 +1031,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     }
 
     double theta = 1.0, prev = INFINITY;
-    int tries = 0;
+    int tries = 0, held = 0;
     for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
         long piv0 = C.pivots;
         st = ref_prox(&C, ro, z);
@@ -1001,12 +1040,12 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         if (change <= REF_SETTLE * scale) break;
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
         prev = change;
-        if (C.pivots == piv0 && rounds >= 2 && tries < REF_CPL_TRIES && C.eps == 0.0) {
+        held = C.pivots == piv0 ? held + 1 : 0;
+        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && C.eps == 0.0) {
             int solved = 0;                 /* the partition held: solve the coupling */
             tries++;
             st = ref_coupled(&C, z, &solved);
             if (st != LCP_OK || solved) break;
-            ref_bounds(&C, z, 1.0, &scale, &brow);
         }
         if (rounds >= REF_MAX_ROUNDS) {
             settled = 0;
