@@ -224,10 +224,9 @@ static lcp_status ref_partition(ref_ctx *C, double *z)
     return st;
 }
 
-/* The set row i asks for, or -1 when it is not violated. */
-static int ref_wants(const ref_ctx *C, const double *z, int i)
+/* The set row i asks for with bounds lo, hi, or -1 when it is not violated. */
+static int ref_wants_in(const ref_ctx *C, const double *z, int i, double lo, double hi)
 {
-    double lo = C->lo[i], hi = C->hi[i];
     double tw = REF_VIOL * fmax(1.0, C->qinf);
     switch (C->state[i]) {
     case ST_FREE:
@@ -239,6 +238,12 @@ static int ref_wants(const ref_ctx *C, const double *z, int i)
     default:
         return (lo < hi && C->w[i] > tw) ? ST_FREE : -1;
     }
+}
+
+/* The set row i asks for with its frozen bounds, or -1. */
+static int ref_wants(const ref_ctx *C, const double *z, int i)
+{
+    return ref_wants_in(C, z, i, C->lo[i], C->hi[i]);
 }
 
 /* f(z) = 1/2 z^T (A + eps D) z + (q - eps D zc)^T z = 1/2 z^T (w + q - eps D zc), with
@@ -774,24 +779,13 @@ static int cpl_wants(const ref_ctx *C, const double *z, int i)
 {
     const lcp_problem *P = C->P;
     int f = P->findex[i];
-    double lo = P->lo[i], hi = P->hi[i], tw = REF_VIOL * fmax(1.0, C->qinf);
+    double lo = P->lo[i], hi = P->hi[i];
     if (f >= 0) {
         if (C->state[f] != ST_FREE) return -1;          /* fixed at zero */
         lo *= z[f];
         hi *= z[f];
-    } else if (lo == hi) {
-        return -1;
     }
-    switch (C->state[i]) {
-    case ST_FREE:
-        if (z[i] < lo - REF_VIOL * fmax(1.0, fabs(lo))) return ST_LO;
-        if (z[i] > hi + REF_VIOL * fmax(1.0, fabs(hi))) return ST_HI;
-        return -1;
-    case ST_LO:
-        return C->w[i] < -tw ? ST_FREE : -1;
-    default:
-        return C->w[i] > tw ? ST_FREE : -1;
-    }
+    return ref_wants_in(C, z, i, lo, hi);
 }
 
 static void cpl_free(ref_cpl *K)
