@@ -87,8 +87,8 @@
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
  * GPL) and per interior-point iteration, plus a few solves and products with A (and in
- * coupled pivoting one solve per GMRES iteration, tens a step).  The
- * number of steps is small for contact problems (tens), and at most the pivot cap.
+ * coupled pivoting one solve per GMRES iteration, tens a step).  The number of steps is
+ * small for contact problems (tens), and at most the pivot cap.
  *
  * SOURCES.  J. J. Judice, F. M. Pires, "A block principal pivoting algorithm for large-scale
  * strictly monotone linear complementarity problems", Comput. Oper. Res. 21 (1994) 587-596;
@@ -121,7 +121,7 @@
 #define REF_MAX_ROUNDS 500 /* friction bound rounds */
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
 #define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */
-#define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */   /* rounds before coupled pivoting is tried */
+#define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */
 #define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
 #define REF_REFINE 4       /* solve + refinement steps */
 
@@ -342,15 +342,39 @@ static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stu
 #define REF_IPM_DROP 1e-10 /* mu / mu_0 at which the phase stops */
 #define REF_IPM_START 1e-6 /* mu / mu_0 after which a steady partition stops it */
 #define REF_IPM_SAME 2     /* iterations with the same partition */
+
+/* The largest step a <= 1 along (dz, dl, dn) that keeps s = z - lo, lam, t = hi - z and nu
+ * at least (1 - frac) of their values (frac = 1: non-negative). */
+static double ipm_step(const ref_ctx *C, const double *z, const double *lam, const double *nu,
+                       const double *dz, const double *dl, const double *dn, double frac)
+{
+    double a = 1.0;
+    for (int t = 0; t < C->nf; t++) {
+        int i = C->F[t];
+        double d = dz[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
+        if (C->lo[i] > -INFINITY) {
+            if (d < 0.0) a = fmin(a, -frac * s / d);
+            if (dl[i] < 0.0) a = fmin(a, -frac * lam[i] / dl[i]);
+        }
+        if (C->hi[i] < INFINITY) {
+            if (d > 0.0) a = fmin(a, frac * u / d);
+            if (dn[i] < 0.0) a = fmin(a, -frac * nu[i] / dn[i]);
+        }
+    }
+    return a;
+}
+
 static lcp_status ref_ipm(ref_ctx *C, double *z)
 {
     int m = C->m, nf = 0, ncomp = 0, same = 0;
     lcp_status st = LCP_OK;
     double *lam = lcp_calloc((size_t)m, sizeof *lam), *nu = lcp_calloc((size_t)m, sizeof *nu);
     double *dp = lcp_calloc((size_t)m, sizeof *dp), *dz = lcp_calloc((size_t)m, sizeof *dz);
-    double *dza = lcp_calloc((size_t)m, sizeof *dza);
+    double *dza = lcp_calloc((size_t)m, sizeof *dza), *dla = lcp_calloc((size_t)m, sizeof *dla);
+    double *dna = lcp_calloc((size_t)m, sizeof *dna), *dl = lcp_calloc((size_t)m, sizeof *dl);
+    double *dn = lcp_calloc((size_t)m, sizeof *dn);
     signed char *part = lcp_malloc((size_t)m, 1);
-    if (!lam || !nu || !dp || !dz || !dza || !part) {
+    if (!lam || !nu || !dp || !dz || !dza || !dla || !dna || !dl || !dn || !part) {
         st = LCP_ERR_NOMEM;
         goto out;
     }
@@ -403,7 +427,8 @@ static lcp_status ref_ipm(ref_ctx *C, double *z)
             dp[i] = d;
             signed char ps = ST_FREE;                 /* the partition it implies */
             if (C->lo[i] > -INFINITY && lam[i] / s > C->diag[i]) ps = ST_LO;
-            if (C->hi[i] < INFINITY && nu[i] / u > C->diag[i] && (ps == ST_FREE || u < s)) ps = ST_HI;
+            if (C->hi[i] < INFINITY && nu[i] / u > C->diag[i] && (ps == ST_FREE || u < s))
+                ps = ST_HI;
             if (it == 0 || ps != part[i]) changed = 1;
             part[i] = ps;
         }
@@ -421,27 +446,19 @@ static lcp_status ref_ipm(ref_ctx *C, double *z)
         for (int t = 0; t < nf; t++) C->b[t] = -C->w[C->F[t]];
         st = C->be.solve(&C->be, C->b, C->x);
         if (st != LCP_OK) break;
-        double amax = 1.0;
-        for (int t = 0; t < nf; t++) {
+        for (int t = 0; t < nf; t++) {                /* dz_a, and dlam_a, dnu_a from it */
             int i = C->F[t];
             double d = dza[i] = C->x[t], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
-            if (C->lo[i] > -INFINITY) {
-                double dl = -lam[i] - lam[i] * d / s;
-                if (d < 0.0) amax = fmin(amax, -s / d);
-                if (dl < 0.0) amax = fmin(amax, -lam[i] / dl);
-            }
-            if (C->hi[i] < INFINITY) {
-                double dn = -nu[i] + nu[i] * d / u;
-                if (d > 0.0) amax = fmin(amax, u / d);
-                if (dn < 0.0) amax = fmin(amax, -nu[i] / dn);
-            }
+            if (C->lo[i] > -INFINITY) dla[i] = -lam[i] - lam[i] * d / s;
+            if (C->hi[i] < INFINITY) dna[i] = -nu[i] + nu[i] * d / u;
         }
+        double amax = ipm_step(C, z, lam, nu, dza, dla, dna, 1.0);
         double mua = 0.0;
         for (int t = 0; t < nf; t++) {
             int i = C->F[t];
             double d = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
-            if (C->lo[i] > -INFINITY) mua += (s + amax * d) * (lam[i] + amax * (-lam[i] - lam[i] * d / s));
-            if (C->hi[i] < INFINITY) mua += (u - amax * d) * (nu[i] + amax * (-nu[i] + nu[i] * d / u));
+            if (C->lo[i] > -INFINITY) mua += (s + amax * d) * (lam[i] + amax * dla[i]);
+            if (C->hi[i] < INFINITY) mua += (u - amax * d) * (nu[i] + amax * dna[i]);
         }
         mua /= ncomp;
         double sig = pow(fmax(mua, 0.0) / mu, 3.0), smu = fmin(sig, 1.0) * mu;
@@ -451,34 +468,24 @@ static lcp_status ref_ipm(ref_ctx *C, double *z)
             int i = C->F[t];
             double d = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
             double r = -(C->w[i] - lam[i] + nu[i]);
-            if (C->lo[i] > -INFINITY) r += (smu - s * lam[i] - d * (-lam[i] - lam[i] * d / s)) / s;
-            if (C->hi[i] < INFINITY) r -= (smu - u * nu[i] + d * (-nu[i] + nu[i] * d / u)) / u;
+            if (C->lo[i] > -INFINITY) r += (smu - s * lam[i] - d * dla[i]) / s;
+            if (C->hi[i] < INFINITY) r -= (smu - u * nu[i] + d * dna[i]) / u;
             C->b[t] = r;
         }
         st = C->be.solve(&C->be, C->b, C->x);
         if (st != LCP_OK) break;
-        double a = 1.0;
-        for (int t = 0; t < nf; t++) {                /* dlam, dnu from dz; step length */
+        for (int t = 0; t < nf; t++) {                /* dz, and dlam, dnu from it */
             int i = C->F[t];
             double d = dz[i] = C->x[t], da = dza[i], s = z[i] - C->lo[i], u = C->hi[i] - z[i];
-            if (C->lo[i] > -INFINITY) {
-                double dl = (smu - s * lam[i] - da * (-lam[i] - lam[i] * da / s) - lam[i] * d) / s;
-                dza[i] = dl;                          /* reuse: dlam */
-                if (d < 0.0) a = fmin(a, -0.99 * s / d);
-                if (dl < 0.0) a = fmin(a, -0.99 * lam[i] / dl);
-            }
-            if (C->hi[i] < INFINITY) {
-                double dn = (smu - u * nu[i] + da * (-nu[i] + nu[i] * da / u) + nu[i] * d) / u;
-                dp[i] = dn;                           /* reuse: dnu */
-                if (d > 0.0) a = fmin(a, 0.99 * u / d);
-                if (dn < 0.0) a = fmin(a, -0.99 * nu[i] / dn);
-            }
+            if (C->lo[i] > -INFINITY) dl[i] = (smu - s * lam[i] - da * dla[i] - lam[i] * d) / s;
+            if (C->hi[i] < INFINITY) dn[i] = (smu - u * nu[i] + da * dna[i] + nu[i] * d) / u;
         }
+        double a = ipm_step(C, z, lam, nu, dz, dl, dn, 0.99);
         for (int t = 0; t < nf; t++) {
             int i = C->F[t];
             z[i] += a * dz[i];
-            if (C->lo[i] > -INFINITY) lam[i] += a * dza[i];
-            if (C->hi[i] < INFINITY) nu[i] += a * dp[i];
+            if (C->lo[i] > -INFINITY) lam[i] += a * dl[i];
+            if (C->hi[i] < INFINITY) nu[i] += a * dn[i];
         }
         ref_w(C, z);
     }
@@ -489,6 +496,10 @@ out:
     lcp_free(dp);
     lcp_free(dz);
     lcp_free(dza);
+    lcp_free(dla);
+    lcp_free(dna);
+    lcp_free(dl);
+    lcp_free(dn);
     lcp_free(part);
     return st;
 }
@@ -600,7 +611,7 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
     return st;
 }
 
-/* Coupled pivoting (the polish of friction rounds that do not settle).  Friction row t with
+/* Coupled pivoting (friction rounds whose partition holds).  Friction row t with
  * normal n = findex[t] is free (sticking: w_t = 0), or sliding at lo_t z_n or hi_t z_n (the
  * bound moves with z_n inside the solve, not frozen); with n at zero, z_t = 0.  For a
  * partition the free unknowns solve the non-symmetric system

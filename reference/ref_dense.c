@@ -1,9 +1,9 @@
 /* ref_dense.c: the dense factorisation backend of the pivoting reference.
  *
  * COMPUTES.  For a free set F, the Cholesky factorisation (LAPACKE dpotrf, lower) of the
- * dense |F| x |F| matrix  S = A_FF + eps * diag(A_FF) + diag(dplus_F)  and solves S x = b (dpotrs).  The
- * same pivoting driver (ldlt_ref.c) runs on it, so it is an independent second opinion
- * on the sparse CHOLMOD path and the benchmark's dense baseline.
+ * dense |F| x |F| matrix  S = A_FF + eps * diag(A_FF) + diag(dplus_F)  and solves S x = b
+ * (dpotrs).  The same pivoting driver (ldlt_ref.c) runs on it, so it is an independent
+ * second opinion on the sparse CHOLMOD path and the benchmark's dense baseline.
  *
  * PIVOT CHECK.  dpotrf stops at the first leading minor that is not positive definite
  * (info > 0): that row is reported as dependent.  Otherwise the first k (natural order)

@@ -3,10 +3,10 @@
  *
  * A backend factors  S = A_FF + eps * diag(A_FF) + diag(dplus_F)  for the free set F
  * (ascending row list; dplus: m entries >= 0, or NULL for none; the interior-point phase
- * of the driver uses it) and solves S x = b for vectors indexed like F.  It reports the first pivot of its
- * elimination order that is not safely positive:  d_k <= tau * A_kk (or NaN), as the
- * original row index in *bad (-1 when all pivots are fine).  tau = 0 asks only for
- * non-positive pivots.
+ * of the driver uses it) and solves S x = b for vectors indexed like F.  It reports the
+ * first pivot of its elimination order that is not safely positive:  d_k <= tau * A_kk
+ * (or NaN; A_kk includes dplus_k), as the original row index in *bad (-1 when all
+ * pivots are fine).  tau = 0 asks only for non-positive pivots.
  */
 #ifndef REF_INTERNAL_H
 #define REF_INTERNAL_H

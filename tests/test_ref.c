@@ -435,7 +435,8 @@ static void test_ipm(void)
                 P.lo[i] = i % 4 == 3 ? -INFINITY : -0.5 - (double)(i % 3);
                 P.hi[i] = i % 5 == 4 ? INFINITY : 0.5 + (double)(i % 2);
             }
-            double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+            double *zs = malloc(sizeof(double) * (size_t)m);
+            double *z = malloc(sizeof(double) * (size_t)m);
             tp_known(&P, zs, 61 + (uint64_t)m);
             lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
             double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
@@ -454,11 +455,12 @@ static void test_ipm(void)
         }
     for (int m = 6; m <= 12; m += 6)                  /* enumeration, pd and semi-definite */
         for (int semidef = 0; semidef <= 1; semidef++) {
-            if (mk_random(&P, m, semidef ? m / 2 : m, 2, semidef ? 0.0 : 0.05, 70 + (uint64_t)m) != 0)
+            if (mk_random(&P, m, semidef ? m / 2 : m, 2, semidef ? 0.0 : 0.05,
+                          70 + (uint64_t)m) != 0)
                 continue;
-            double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
-            double *ze = malloc(sizeof(double) * (size_t)m), *w = malloc(sizeof(double) * (size_t)m);
-            double *we = malloc(sizeof(double) * (size_t)m);
+            size_t sz = sizeof(double) * (size_t)m;
+            double *zs = malloc(sz), *ze = malloc(sz), *z = malloc(sz), *w = malloc(sz);
+            double *we = malloc(sz);
             if (semidef) tp_known(&P, zs, 71 + (uint64_t)m);
             int nsol = enumerate(&P, ze);
             lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
