@@ -410,29 +410,29 @@ static lcp_status amgs_solve(const lcp_problem *P, const lcp_options *opt, doubl
 
 /* ---- the registered entries --------------------------------------------------------------- */
 
-lcp_status lcp_amgs_D(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+lcp_status lcp_solve_amgs_D(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
 {
     return amgs_solve(P, opt, z, info, 'D', AMGS_M31);
 }
 
-lcp_status lcp_amgs_I(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+lcp_status lcp_solve_amgs_I(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
 {
     return amgs_solve(P, opt, z, info, 'I', AMGS_M31);
 }
 
-lcp_status lcp_amgs_D_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
+lcp_status lcp_solve_amgs_D_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
                                lcp_info *info)
 {
     return amgs_solve(P, opt, z, info, 'D', AMGS_M22);
 }
 
-lcp_status lcp_amgs_I_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
+lcp_status lcp_solve_amgs_I_explicit(const lcp_problem *P, const lcp_options *opt, double *z,
                                lcp_info *info)
 {
     return amgs_solve(P, opt, z, info, 'I', AMGS_M22);
 }
 
-lcp_status lcp_mgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+lcp_status lcp_solve_mgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
 {
     return amgs_solve(P, opt, z, info, 'D', AMGS_MGS);
 }

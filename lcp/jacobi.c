@@ -80,7 +80,7 @@ static double jacobi_lambda_max(jacobi_ctx *c)
     return lambda;
 }
 
-lcp_status lcp_jacobi(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);

@@ -29,6 +29,14 @@
 extern "C" {
 #endif
 
+/* Symbols of the public interface.  liblcp is built with -fvisibility=hidden: only the
+ * declarations marked LCP_API are exported from the shared library. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LCP_API __attribute__((visibility("default")))
+#else
+#define LCP_API
+#endif
+
 /* ---- status codes ------------------------------------------------------------------- */
 
 typedef enum lcp_status {
@@ -53,7 +61,8 @@ typedef enum lcp_status {
     LCP_ERR_UNSUPPORTED = -14     /* the solver does not support this problem's bounds */
 } lcp_status;
 
-const char *lcp_status_str(lcp_status s); /* short name, e.g. "converged", "zero-diagonal" */
+/* short name, e.g. "converged", "zero-diagonal" */
+LCP_API const char *lcp_status_str(lcp_status s);
 
 /* ---- sparse matrices (CSR) ---------------------------------------------------------- */
 
@@ -66,27 +75,27 @@ typedef struct lcp_csr {
 
 #define LCP_CSR_NNZ(A) ((A)->p ? (A)->p[(A)->nrow] : 0)
 
-lcp_status lcp_csr_alloc(lcp_csr *A, int nrow, int ncol, int nnz); /* zeroed arrays */
-void lcp_csr_free(lcp_csr *A);                                       /* accepts empty */
+LCP_API lcp_status lcp_csr_alloc(lcp_csr *A, int nrow, int ncol, int nnz); /* zeroed arrays */
+LCP_API void lcp_csr_free(lcp_csr *A);                                       /* accepts empty */
 /* y = A x (y has nrow entries) */
-void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
+LCP_API void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
 /* y = A^T x (y has ncol entries) */
-void lcp_csr_matvec_t(const lcp_csr *A, const double *x, double *y);
+LCP_API void lcp_csr_matvec_t(const lcp_csr *A, const double *x, double *y);
 /* Build from 0-based triplets; duplicates are summed; explicit zeros are kept. */
-lcp_status lcp_csr_from_triplets(lcp_csr *A, int nrow, int ncol, int nnz, const int *ti,
+LCP_API lcp_status lcp_csr_from_triplets(lcp_csr *A, int nrow, int ncol, int nnz, const int *ti,
                                  const int *tj, const double *tx);
-lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T); /* T = A^T */
-lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C);
+LCP_API lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T); /* T = A^T */
+LCP_API lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C);
 /* C = A B */
-lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C);
+LCP_API lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C);
 /* A = J Minv J^T + diag(E) (E may be NULL).  Minv must be stored in full. */
-lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A);
+LCP_API lcp_status lcp_csr_jmjt(const lcp_csr *J, const lcp_csr *Minv, const double *E, lcp_csr *A);
 /* *sym = 1 when A == A^T exactly (values bit-equal), else 0; O(nnz + n), valid CSR needed */
-lcp_status lcp_csr_symmetric(const lcp_csr *A, int *sym);
+LCP_API lcp_status lcp_csr_symmetric(const lcp_csr *A, int *sym);
 /* the same as a plain answer (0 also when out of memory) */
-int lcp_csr_is_symmetric(const lcp_csr *A);
+LCP_API int lcp_csr_is_symmetric(const lcp_csr *A);
 /* d[i] = A_ii (0 when not stored) */
-void lcp_csr_diag(const lcp_csr *A, double *d);
+LCP_API void lcp_csr_diag(const lcp_csr *A, double *d);
 
 /* ---- the problem -------------------------------------------------------------------- */
 
@@ -107,30 +116,32 @@ typedef struct lcp_problem {
     char *meta;     /* contents of meta.txt ("key = value" lines) or NULL */
 } lcp_problem;
 
-void lcp_problem_init(lcp_problem *P);                    /* all empty */
-void lcp_problem_free(lcp_problem *P);                    /* frees everything, re-inits */
-int lcp_problem_has_factors(const lcp_problem *P);        /* J and Minv present */
+LCP_API void lcp_problem_init(lcp_problem *P);                    /* all empty */
+LCP_API void lcp_problem_free(lcp_problem *P);                    /* frees everything, re-inits */
+LCP_API int lcp_problem_has_factors(const lcp_problem *P);        /* J and Minv present */
 /* Allocate q, lo (0), hi (+inf) for m rows: the minimum a problem needs besides A. */
-lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
+LCP_API lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
 /* Validate a complete problem and set P->symmetric.  On error, msg names the part
  * ("A.mtx", "lo.mtx row 3", ...).  Checks: finite A, q, E, J, Minv, z0, zref; square A;
  * lo <= hi (lo < +inf, hi > -inf); findex in range, not self, pointing at an uncoupled
  * row (its own findex is -1); factor sizes; A == J Minv J^T + diag(E) within a relative 1e-12. */
-lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
+LCP_API lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
 
 /* ---- instance folders (design.md section 3) ----------------------------------------- */
 
 /* Read an instance folder; validates everything (lcp_problem_check) and names the file and
  * line of the first problem in msg. */
-lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen);
+LCP_API lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen);
 /* Write an instance folder (created if missing) with %.17g values: a round trip is
  * bit-identical.  Each file is written to a temporary name and renamed, so a failure leaves
  * no half-written file behind.  A is written `symmetric' (lower triangle) when symmetric. */
-lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, size_t msglen);
+LCP_API lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg,
+                                      size_t msglen);
 /* One m x 1 `matrix array real general' file, written atomically. */
-lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg, size_t msglen);
+LCP_API lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg,
+                                    size_t msglen);
 /* Read an m x 1 real array file; *v is allocated (malloc) and *m set. */
-lcp_status lcp_read_vector(const char *path, int *m, double **v, char *msg, size_t msglen);
+LCP_API lcp_status lcp_read_vector(const char *path, int *m, double **v, char *msg, size_t msglen);
 
 /* ---- residuals (design.md section 6) ------------------------------------------------- */
 
@@ -143,12 +154,12 @@ typedef struct lcp_residuals {
 } lcp_residuals;
 
 /* w (out, m entries) = A z + q and the residual norms of z.  The only residual function. */
-void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R);
+LCP_API void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R);
 /* Effective bounds of row i at z (friction coupling applied). */
-void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
+LCP_API void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
 /* Distances to the reference: ||z - zref||_inf / max(1, ||zref||_inf) and the same in w.
  * Needs P->zref (returns LCP_ERR_ARG without it). */
-lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff,
+LCP_API lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff,
                             double *wdiff);
 
 /* ---- options and info ---------------------------------------------------------------- */
@@ -164,9 +175,9 @@ typedef enum lcp_order {
     LCP_ORDER_PERM         /* options.perm */
 } lcp_order;
 
-const char *lcp_order_name(lcp_order o);
+LCP_API const char *lcp_order_name(lcp_order o);
 /* Parse "natural", "reverse", ..., "perm" (the CLI reads the FILE of perm:FILE). */
-lcp_status lcp_order_parse(const char *s, lcp_order *o);
+LCP_API lcp_status lcp_order_parse(const char *s, lcp_order *o);
 
 typedef enum lcp_form {
     LCP_FORM_AUTO = 0,    /* matrix-free when J and Minv are present, else assembled */
@@ -174,7 +185,7 @@ typedef enum lcp_form {
     LCP_FORM_MATRIX_FREE  /* J, Minv, E with u = Minv J^T z */
 } lcp_form;
 
-const char *lcp_form_name(lcp_form f);
+LCP_API const char *lcp_form_name(lcp_form f);
 
 /* Observes one iterate: called at iteration 0 and after every sweep.  Must not modify. */
 typedef void lcp_monitor_fn(void *ctx, int iteration, const double *z);
@@ -198,7 +209,7 @@ typedef struct lcp_options {
     void *monitor_ctx;   /* NULL */
 } lcp_options;
 
-void lcp_options_default(lcp_options *o);
+LCP_API void lcp_options_default(lcp_options *o);
 
 typedef struct lcp_info {
     lcp_status status;   /* as returned */
@@ -216,7 +227,7 @@ typedef struct lcp_info {
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
 } lcp_info;
 
-void lcp_info_init(lcp_info *info);
+LCP_API void lcp_info_init(lcp_info *info);
 
 /* ---- solvers and the registry -------------------------------------------------------- */
 
@@ -242,12 +253,12 @@ typedef struct lcp_solver {
 } lcp_solver;
 
 /* The registry: *count entries of a static const table. */
-const lcp_solver *lcp_solvers(int *count);
-const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
+LCP_API const lcp_solver *lcp_solvers(int *count);
+LCP_API const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
 /* Check that solver s supports P (factors, symmetry, bounds); LCP_OK or the status why not. */
-lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
+LCP_API lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
 /* Check support, then solve.  info->status is set in every case. */
-lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
+LCP_API lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
                      double *z, lcp_info *info);
 
 /* ---- the shared iteration loop ------------------------------------------------------- */
@@ -259,11 +270,11 @@ typedef lcp_status lcp_sweep_fn(void *ctx, int sweep, double *z, int *row);
 /* The loop every sweep solver uses: starting point, monitor at iteration 0 and after every
  * sweep, residual test every check_every sweeps, non-finite and divergence checks, final
  * residual and status in info. */
-lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
+LCP_API lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
                        void *ctx, double *z, lcp_info *info);
 
 /* Starting point: z = mid(lo_eff, 0, hi_eff) unless opt->warm (then z is projected). */
-void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z);
+LCP_API void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z);
 
 #ifdef __cplusplus
 }

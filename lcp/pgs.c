@@ -59,7 +59,7 @@ static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row)
     return LCP_OK;
 }
 
-lcp_status lcp_pgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
+lcp_status lcp_solve_pgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);

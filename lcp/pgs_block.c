@@ -379,7 +379,7 @@ static void blk_free(blk_ctx *c)
     lcp_free(c->rl);
 }
 
-lcp_status lcp_pgs_block(const lcp_problem *P, const lcp_options *opt, double *z,
+lcp_status lcp_solve_pgs_block(const lcp_problem *P, const lcp_options *opt, double *z,
                          lcp_info *info)
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;

@@ -9,24 +9,24 @@
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
-     BOXED, lcp_pgs},
+     BOXED, lcp_solve_pgs},
     {"jacobi", "projected Jacobi with relaxation omega (or auto), assembled or matrix-free",
-     BOXED, lcp_jacobi},
+     BOXED, lcp_solve_jacobi},
     {"pgs-block",
      "block Gauss-Seidel: each contact's normal and friction rows solved exactly per visit",
-     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, lcp_pgs_block},
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, lcp_solve_pgs_block},
     {"amgs-D", "modulus-based accelerated Gauss-Seidel, Omega = beta D (Method 3.1/3.2)",
-     BOXED, lcp_amgs_D},
+     BOXED, lcp_solve_amgs_D},
     {"amgs-I", "modulus-based accelerated Gauss-Seidel, Omega = beta I (Method 3.1/3.2)",
-     BOXED, lcp_amgs_I},
+     BOXED, lcp_solve_amgs_I},
     {"amgs-D-explicit", "AMGS Omega = beta D on the dense A = J Minv J^T + E (Method 2.2)",
-     BOXED | LCP_DENSE, lcp_amgs_D_explicit},
+     BOXED | LCP_DENSE, lcp_solve_amgs_D_explicit},
     {"amgs-I-explicit", "AMGS Omega = beta I on the dense A = J Minv J^T + E (Method 2.2)",
-     BOXED | LCP_DENSE, lcp_amgs_I_explicit},
+     BOXED | LCP_DENSE, lcp_solve_amgs_I_explicit},
     {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
-     0, lcp_mgs},
+     0, lcp_solve_mgs},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
-     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_ldlt_ref},
+     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref},
 };
 
 const lcp_solver *lcp_solvers(int *count)

@@ -1129,13 +1129,13 @@ finish:
     return st;
 }
 
-lcp_status lcp_ldlt_ref(const lcp_problem *P, const lcp_options *opt, double *z,
+lcp_status lcp_solve_ldlt_ref(const lcp_problem *P, const lcp_options *opt, double *z,
                         lcp_info *info)
 {
     return ref_solve(P, opt, NULL, z, info, NULL);
 }
 
-lcp_status lcp_ldlt_dense(const lcp_problem *P, const lcp_options *opt, double *z,
+lcp_status lcp_solve_ldlt_dense(const lcp_problem *P, const lcp_options *opt, double *z,
                           lcp_info *info)
 {
     ref_options ro;

@@ -1,6 +1,6 @@
 /* ldlt_ref.h: the pivoting reference (`ldlt-ref`) beyond the solver signature: its variant
  * options and its statistics, for the tests and the benchmark (tests/test_ref.c,
- * tests/bench_ref.c).  The registered solver is lcp_ldlt_ref (lcp/solvers.h), which is
+ * tests/bench_ref.c).  The registered solver is lcp_solve_ldlt_ref (lcp/solvers.h), which is
  * ref_solve() with ref_options_default() and no statistics.
  *
  * ref_solve(P, opt, ro, z, info, st)
@@ -55,6 +55,6 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
 
 /* The same pivoting on dense LAPACKE Cholesky (ref_solve with backend REF_DENSE): the
  * benchmark's and the tests' second opinion.  Forms |F| x |F| dense blocks. */
-lcp_solve_fn lcp_ldlt_dense;
+lcp_solve_fn lcp_solve_ldlt_dense;
 
 #endif /* LDLT_REF_H */

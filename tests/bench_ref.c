@@ -1,5 +1,5 @@
 /* bench_ref.c: time of the pivoting reference against rows, sparse CHOLMOD LDL^T
- * (`ldlt-ref') against the same pivoting on dense LAPACKE Cholesky (lcp_ldlt_dense).
+ * (`ldlt-ref') against the same pivoting on dense LAPACKE Cholesky (lcp_solve_ldlt_dense).
  *
  * Problems are contact-like and generated here: rigid bodies (6 dof: mass 0.5..1.5, box
  * inertia) on a jittered 3D grid, each touching its +x, +y, +z neighbours at two points;

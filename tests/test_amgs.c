@@ -772,7 +772,7 @@ static void check_mgs(const lcp_problem *P, const lcp_problem *Pbox)
     tap_diag("to 1e-8: mgs (Omega_hat = D) %d sweeps, amgs-D (beta = 0.5) %d sweeps", it_mgs,
              info.iterations);
     double *z = calloc((size_t)Pbox->m, sizeof(double));
-    st = lcp_mgs(Pbox, &o, z, &info);
+    st = lcp_solve_mgs(Pbox, &o, z, &info);
     ok(st == LCP_ERR_UNSUPPORTED && info.status == st, "amgs/mgs-refuses-boxed-direct-call");
     st = lcp_solve(lcp_solver_find("mgs"), Pbox, &o, z, &info);
     ok(st == LCP_ERR_UNSUPPORTED, "amgs/mgs-refuses-boxed-registry");
@@ -788,7 +788,7 @@ static void check_registry(void)
         ok(s && s->needs == want && s->description && s->solve, "amgs/registry-%s", names[v]);
     }
     const lcp_solver *s = lcp_solver_find("mgs");
-    ok(s && s->needs == 0u && s->solve == lcp_mgs, "amgs/registry-mgs-standard-lcp-only");
+    ok(s && s->needs == 0u && s->solve == lcp_solve_mgs, "amgs/registry-mgs-standard-lcp-only");
 }
 
 int main(void)
