@@ -31,8 +31,14 @@ void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 /* ---- clock and provenance -------------------------------------------------------------- */
 double bench_now(void); /* monotonic seconds (CLOCK_MONOTONIC) */
 /* "# key: value" lines: tool version, git revision, compiler and flags, CPU, library
- * versions, date, command line (argv may be NULL). */
+ * versions, date, command line (argv may be NULL).  For Markdown results; CSV files carry
+ * no comment lines (they read with any CSV reader without options). */
 void bench_provenance(FILE *f, int argc, char **argv);
+/* The same facts as DIR/provenance.json (written atomically, replacing an older one): one
+ * per output folder.  0, or 1 with one error line. */
+int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv);
+/* One CSV field, quoted per RFC 4180 when it holds a comma, a quote, CR or LF. */
+void bench_csv_field(FILE *f, const char *s);
 
 /* ---- progress line on stderr (quiet when stderr is not a terminal) --------------------- */
 typedef struct bench_progress {
