@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
-  pkgs+=(libsiconos-numerics-dev libfclib-dev hdf5-tools python3-pandas python3-scipy)
+  pkgs+=(libsiconos-numerics-dev libfclib-dev python3-pandas python3-scipy)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
