@@ -27,6 +27,33 @@ static const lcp_solver registry[] = {
      0, lcp_solve_mgs, NULL, NULL},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
      LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref, NULL, NULL},
+#ifdef LCP_HAVE_SICONOS
+    /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
+     * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and
+     * prints to standard output. */
+#define SICONOS(name, what, needs, fn)                                                        \
+    {name, "Siconos Numerics: " what, needs, fn, lcp_setup_siconos, lcp_teardown_siconos}
+    SICONOS("siconos-lemke", "Lemke's method (lexicographic)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_lemke),
+    SICONOS("siconos-pivot", "principal pivoting (Murty/Bard family)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_pivot),
+    SICONOS("siconos-enum", "enumeration of the active sets (m <= 24)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_enum),
+    SICONOS("siconos-pgs", "projected Gauss-Seidel", LCP_DENSE, lcp_solve_siconos_pgs),
+    SICONOS("siconos-rpgs", "regularised projected Gauss-Seidel", LCP_DENSE,
+            lcp_solve_siconos_rpgs),
+    SICONOS("siconos-newton-min", "semismooth Newton on the min function", LCP_DENSE,
+            lcp_solve_siconos_newton_min),
+    SICONOS("siconos-newton-fb", "semismooth Newton on Fischer-Burmeister, line search",
+            LCP_DENSE, lcp_solve_siconos_newton_fb),
+    SICONOS("siconos-latin", "LATIN method", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
+            lcp_solve_siconos_latin),
+    SICONOS("siconos-cpg", "conjugate projected gradient", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
+            lcp_solve_siconos_cpg),
+    SICONOS("siconos-avi-caoferris", "Cao-Ferris AVI pivoting", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_avi_caoferris),
+#undef SICONOS
+#endif
 };
 
 const lcp_solver *lcp_solvers(int *count)
