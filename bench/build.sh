@@ -9,7 +9,8 @@ set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
-  pkgs+=(libsiconos-numerics-dev libfclib-dev python3-pandas python3-scipy)
+  pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
+         libfclib-dev python3-pandas python3-scipy)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

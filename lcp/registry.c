@@ -26,7 +26,8 @@ static const lcp_solver registry[] = {
     {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
      0, lcp_solve_mgs, NULL, NULL},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
-     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref, NULL, NULL},
+     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref,
+     NULL, NULL},
 #ifdef LCP_HAVE_SICONOS
     /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
      * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and
@@ -53,6 +54,22 @@ static const lcp_solver registry[] = {
     SICONOS("siconos-avi-caoferris", "Cao-Ferris AVI pivoting", LCP_DENSE | LCP_DIRECT,
             lcp_solve_siconos_avi_caoferris),
 #undef SICONOS
+#endif
+#ifdef LCP_HAVE_ODE
+    {"ode-dantzig", "ODE's Dantzig (DART's dSolveLCP): dense, box friction frozen at the first "
+     "friction row", LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE |
+     LCP_DIRECT, lcp_solve_ode_dantzig, lcp_setup_ode, lcp_teardown_ode},
+#endif
+#ifdef LCP_HAVE_BULLET
+    {"bullet-pgs", "Bullet 3.24 btSolveProjectedGaussSeidel (double): dense PGS",
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE, lcp_solve_bullet_pgs, lcp_setup_bullet,
+     lcp_teardown_bullet},
+    {"bullet-dantzig", "Bullet 3.24 btDantzigSolver (double): its copy of ODE's Dantzig",
+     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE | LCP_DIRECT,
+     lcp_solve_bullet_dantzig, lcp_setup_bullet, lcp_teardown_bullet},
+    {"bullet-lemke", "Bullet 3.24 btLemkeSolver (double): Lemke on the bounds' LCP",
+     LCP_SUPPORTS_BOX | LCP_DENSE | LCP_DIRECT, lcp_solve_bullet_lemke, lcp_setup_bullet,
+     lcp_teardown_bullet},
 #endif
 };
 

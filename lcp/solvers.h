@@ -19,5 +19,12 @@ lcp_solve_fn lcp_solve_siconos_lemke, lcp_solve_siconos_pivot, lcp_solve_siconos
     lcp_solve_siconos_cpg, lcp_solve_siconos_avi_caoferris;
 lcp_setup_fn lcp_setup_siconos;
 lcp_teardown_fn lcp_teardown_siconos;
+/* peer_ode.cpp, peer_bullet.cpp (defined with C linkage) */
+lcp_solve_fn lcp_solve_ode_dantzig;
+lcp_setup_fn lcp_setup_ode;
+lcp_teardown_fn lcp_teardown_ode;
+lcp_solve_fn lcp_solve_bullet_pgs, lcp_solve_bullet_dantzig, lcp_solve_bullet_lemke;
+lcp_setup_fn lcp_setup_bullet;
+lcp_teardown_fn lcp_teardown_bullet;
 
 #endif

@@ -44,6 +44,10 @@ static const struct {
                                      "before tol 1e-11 (its answer is within 5e-9 of z*)"},
     {"siconos-cpg", "random-2d-m40", "the same, within 4e-8"},
     {"siconos-cpg", "random-3d-m120", "the same, within 4e-9"},
+    {"ode-dantzig", "hand-findex-sliding", "ODE's Dantzig freezes the friction bound at mu z_n "
+                                           "of the frictionless normal z_n = 1, so z = (7/8, "
+                                           "1/2) (as designed)"},
+    {"bullet-dantzig", "hand-findex-sliding", "Bullet's copy of ODE's Dantzig: the same"},
 };
 
 int main(void)
