@@ -6,8 +6,8 @@
  * MODULUS VARIABLES (Bai 2010; Zheng and Yin 2013).  A vector x with
  *     z = (|x| + x) / gamma,    w = Omega_hat (|x| - x) / gamma,    Omega_hat = gamma Omega,
  * Omega a positive diagonal, gamma > 0 (these are the relations at a fixed point of the
- * iteration below; solvers.md writes the second with Omega).  Only Omega_hat matters for
- * the z-iterates: with y = x / gamma every formula below is free of gamma.
+ * iteration below; w is often written with Omega in place of Omega_hat).  Only Omega_hat
+ * matters for the z-iterates: with y = x / gamma every formula below is free of gamma.
  *
  * THE ITERATION.  Two splittings A = M1 - N1 = M2 - N2:
  *     (M1 + Omega_hat) x^{k+1} = N1 x^k + (Omega_hat - M2)|x^k| + N2 |x^{k+1}| - gamma q.
@@ -18,7 +18,7 @@
  *   amgs-D: Omega = beta D, omegahat_i = gamma beta a_ii   (default beta = 0.5, gamma = 1)
  *   amgs-I: Omega = beta I, omegahat_i = gamma beta        (default beta = mean(a_ii), gamma = 1)
  * With omegahat_i = a_ii this is PGS; on rows with x_i >= 0 it is projected SOR with
- * omega_i = 2 a_ii / (omegahat_i + a_ii) (solvers.md, facts 1-3; tests/test_amgs.c).
+ * omega_i = 2 a_ii / (omegahat_i + a_ii) (README, "The AMGS family"; tests/test_amgs.c).
  *
  * FORMS (S. Miyamoto et al., "Sparsity exploitation of accelerated modulus-based
  * Gauss-Seidel method for interactive rigid body simulations", 2019, arXiv:1910.09873):
@@ -109,7 +109,7 @@
  * complementarity problems, Numer. Linear Algebra Appl. 17 (2010) 917-933.  N. Zheng and
  * J.-F. Yin, Accelerated modulus-based matrix splitting iteration methods for linear
  * complementarity problem, Numer. Algorithms 64 (2013) 245-262.  S. Miyamoto et al. 2019,
- * arXiv:1910.09873 (above).  spec/solvers.md, "Modulus-based accelerated Gauss-Seidel".
+ * arXiv:1910.09873 (above).  README, "The AMGS family".
  */
 #include "lcp_internal.h"
 #include "solvers.h"

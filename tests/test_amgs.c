@@ -1,4 +1,4 @@
-/* test_amgs.c: the facts of spec/solvers.md for the AMGS family (lcp/amgs.c), checked
+/* test_amgs.c: the facts of the AMGS family (lcp/amgs.c; README, "The AMGS family"), checked
  * iterate for iterate through the monitor on random contact-like problems
  * (A = J Minv J^T + diag(E), J with two 6-dof bodies per contact of three rows):
  *
