@@ -892,10 +892,14 @@ static lcp_status m32_solve_z(const lcp_problem *P, const lcp_options *opt, doub
     return m32_solve(P, opt, z, info, 0);
 }
 
-static const lcp_solver m32_stale = {"amgs-D-stale-bound", "Method 3.2 in t, stale bound",
-                                     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, m32_solve_stale};
-static const lcp_solver m32_z = {"amgs-D-in-z", "Method 3.2 in z (test formula)",
-                                 LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, m32_solve_z};
+static const lcp_solver m32_stale = {.name = "amgs-D-stale-bound",
+                                     .description = "Method 3.2 in t, stale bound",
+                                     .needs = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX,
+                                     .solve = m32_solve_stale};
+static const lcp_solver m32_z = {.name = "amgs-D-in-z",
+                                 .description = "Method 3.2 in z (test formula)",
+                                 .needs = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX,
+                                 .solve = m32_solve_z};
 
 /* run a solver given by its table entry (the local formulas), recording the iterates */
 static lcp_status run_s(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt0,
