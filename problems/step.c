@@ -1,6 +1,6 @@
 /* step.c: one step of the velocity-level stepper (spec/scenes.md, steps 1 to 6):
  *
- *   v* = v + h g
+ *   v* = v + h g + h f / m   (f: the constant force W->force, when set)
  *   rows: contact normal   J_n = [ n, r_a x n | -n, -(r_b x n) ]        lo 0,   hi inf
  *         contact tangent  J_t = [ t, r_a x t | -t, -(r_b x t) ]        lo -mu, hi mu,
  *                          findex = the normal row (only when mu > 0)
@@ -203,7 +203,10 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         memcpy(vk, W->vel, (size_t)n * sizeof(double));
         memcpy(vs, W->vel, (size_t)n * sizeof(double));
         for (int k = 0; k < nb; k++)
-            for (int i = 0; i < dim; i++) vs[nd * k + i] += W->h * W->gravity[i]; /* v* */
+            for (int i = 0; i < dim; i++) {
+                vs[nd * k + i] += W->h * W->gravity[i];              /* v* = v + h g */
+                if (W->force) vs[nd * k + i] += W->h * (W->force[3 * k + i] / W->mass[k]);
+            }
         st = prob_collide(W, R, &c, &nc);
         if (st != LCP_OK)
             snprintf(msg, msglen, "step %d: contact detection failed: %s", step,
