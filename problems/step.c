@@ -153,13 +153,13 @@ static int warm_start(const prob_contact *old, int nold, prob_contact *c, int nc
     return matched;
 }
 
-static void integrate(prob_world *W)
+void prob_integrate(prob_world *W, int linear)
 {
     double h = W->h;
     for (int k = 0; k < W->nb; k++) {
         const double *v = W->vel + (size_t)W->ndof * k;
         double *x = W->pos + 3 * k, *q = W->rot + 4 * k;
-        for (int i = 0; i < W->dim; i++) x[i] += h * v[i];   /* x += h v */
+        for (int i = 0; linear && i < W->dim; i++) x[i] += h * v[i];   /* x += h v */
         if (W->dim == 2) {
             q[0] += h * v[2];                                 /* theta += h omega */
             continue;
@@ -336,7 +336,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         memcpy(W->vel, vs, (size_t)n * sizeof(double));      /* nothing to solve */
     }
     if (st == LCP_OK) {
-        integrate(W);
+        prob_integrate(W, 1);
         lcp_free(W->c);
         W->c = c;
         W->nc = nc;

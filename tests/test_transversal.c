@@ -13,6 +13,19 @@
  *   basis/...       ||J L||, ||L^T L - I|| <= 1e-14; a duplicated row drops the rank by one
  *   split/...       E_T + E_C = KE (1e-14); E_T against the projector
  *                   I - Minv J^T (J Minv J^T)^-1 J computed with a Cholesky solve
+ *   nyquist/...     a period-2 sequence gives E_nyq = its kinetic energy; a sinusoid
+ *                   sampled 100 times per period gives E_nyq / KE <= 2e-6
+ *   stepper/...     pbd makes an anchored link exact in one projection; xpbd with alpha 0
+ *                   is pbd bit for bit; xpbd's static stretch is alpha F (1%); fp converges
+ *                   quadratically; gsd with zero tension is vts (1e-14); ivts with rhs spook
+ *                   on a radially moving anchored link is vts (1e-12); a world with
+ *                   contacts is refused with one line naming why
+ *   linear/...      VTS on towed: the top mode grows by |mu|^2 per step (1%) at 1.25 h_crit
+ *                   and stays within a factor 2 over 1000 steps at 0.9 h_crit
+ *   issue/...       towed N=20: bounded at 31.5 ms, 1.307x per step at 32.0 ms (1.3067
+ *                   predicted); hang ratio 100: h_crit 9.53 ms, onset in (9.4, 9.7) ms and
+ *                   within 2% of h_crit (bisection to 0.25%)
+ *   determinism/... two runs of the same seeded scene are bit-identical
  */
 #include "transversal.h"
 #include "tap.h"
@@ -324,6 +337,285 @@ static void test_split(void)
     prob_world_free(&W);
 }
 
+
+/* ---- Nyquist energy ------------------------------------------------------------------- */
+
+static void test_nyquist(void)
+{
+    const char *kv[] = {"n=5", NULL};
+    prob_world W;
+    if (make(&W, "towed", kv)) {
+        ok(0, "nyquist/scene");
+        return;
+    }
+    int n = 2 * W.nb;
+    double a[10], u[3][10], ke = 0.0;
+    for (int i = 0; i < n; i++) {
+        a[i] = urand();
+        ke += 0.5 * W.mass[i / 2] * a[i] * a[i];
+    }
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < n; i++) u[k][i] = (k % 2 ? -1.0 : 1.0) * a[i];   /* (-1)^k a */
+    double e = prob_jitter_nyquist(&W, u[0], u[1], u[2]);
+    ok(fabs(e - ke) <= 1e-15 * ke, "nyquist/period-2: E_nyq = 1/2 a^T M a (%.17g vs %.17g)",
+       e, ke);
+    double worst = 0.0;
+    for (int k = 1; k < 100; k++) {
+        for (int t = 0; t < 3; t++)
+            for (int i = 0; i < n; i++) u[t][i] = a[i] * sin(2 * PI * (k + t - 1) / 100.0);
+        worst = fmax(worst, prob_jitter_nyquist(&W, u[0], u[1], u[2]) / ke);
+    }
+    ok(worst <= 2e-6, "nyquist/sinusoid: 100 samples per period give E_nyq/KE <= 2e-6 (%.3g)",
+       worst);
+    prob_world_free(&W);
+}
+
+/* ---- steppers ------------------------------------------------------------------------- */
+
+static lcp_status steps(prob_world *W, const char *name, const prob_stepper_opts *o, int k)
+{
+    char msg[512];
+    prob_alt_info info;
+    for (int t = 0; t < k; t++) {
+        lcp_status st = prob_step_alt(W, prob_stepper_find(name), o, &info, msg, sizeof msg);
+        if (st != LCP_OK) {
+            tap_diag("%s: %s", name, msg);
+            return st;
+        }
+    }
+    return LCP_OK;
+}
+
+static void test_steppers(void)
+{
+    prob_stepper_opts o;
+    prob_stepper_opts_default(&o);
+    prob_world W, V;
+    char msg[512];
+    /* pbd: one projection of an anchored link */
+    const char *pk[] = {"angle=1", "pert=0", NULL};
+    prob_stepper_opts o1 = o;
+    o1.iters = 1;
+    if (make(&W, "pendulum", pk) == 0 && steps(&W, "pbd", &o1, 1) == LCP_OK)
+        ok(prob_jitter_stretch(&W, NULL) <= 1e-15, "stepper/pbd: one projection makes an "
+           "anchored link exact (|C|/L = %.2g)", prob_jitter_stretch(&W, NULL));
+    else ok(0, "stepper/pbd: one projection");
+    prob_world_free(&W);
+    /* xpbd with alpha 0 = pbd, bit for bit, on towed above h_crit */
+    const char *tk[] = {"h=0.034", NULL};
+    prob_stepper_opts oa = o;
+    oa.alpha = 0.0;
+    int same = 0;
+    if (make(&W, "towed", tk) == 0 && make(&V, "towed", tk) == 0 &&
+        steps(&W, "pbd", &o, 60) == LCP_OK && steps(&V, "xpbd", &oa, 60) == LCP_OK) {
+        same = 1;
+        for (int i = 0; i < 3 * W.nb; i++) same = same && W.pos[i] == V.pos[i];
+        for (int i = 0; i < 3 * W.nb; i++) same = same && W.vel[i] == V.vel[i];
+    }
+    ok(same, "stepper/xpbd-alpha0: xpbd with alpha 0 equals pbd bit for bit (towed, 60 steps)");
+    prob_world_free(&W);
+    prob_world_free(&V);
+    /* xpbd static stretch alpha F */
+    const char *xk[] = {"n=1", "F=10", "pert=0", NULL};
+    prob_stepper_opts ox = o;
+    ox.alpha = 1e-4;
+    if (make(&W, "towed", xk) == 0 && steps(&W, "xpbd", &ox, 600) == LCP_OK) {
+        double l = W.pos[0];
+        ok_close((l - 0.1) / (1e-4 * 10.0), 1.0, 0.01, "stepper/xpbd-static: stretch under F "
+                 "is alpha F (%.6g m vs %.6g)", l - 0.1, 1e-3);
+    } else ok(0, "stepper/xpbd-static");
+    prob_world_free(&W);
+    /* fp: quadratic convergence on the first step of the thread */
+    if (make(&W, "thread", NULL) == 0) {
+        prob_alt_info info;
+        lcp_status st = prob_step_alt(&W, prob_stepper_find("fp"), &o, &info, msg, sizeof msg);
+        int quad = st == LCP_OK && info.iterations >= 3;
+        double worst = 0.0;
+        for (int i = 0; quad && i + 1 < info.iterations && i + 1 < 16; i++) {
+            if (info.cmax[i + 1] < 1e-13) break;              /* at rounding */
+            double q = info.cmax[i + 1] / (info.cmax[i] * info.cmax[i]);
+            worst = fmax(worst, q);
+        }
+        tap_diag("fp on thread step 1: %d iterations, max|C|/L %.2e %.2e %.2e %.2e %.2e %.2e "
+                 "%.2e", info.iterations, info.cmax[0], info.cmax[1], info.cmax[2],
+                 info.cmax[3], info.cmax[4], info.cmax[5], info.cmax[6]);
+        int it = info.iterations;
+        double last = it >= 2 && it <= 16 ? info.cmax[it - 1] / info.cmax[it - 2] : 1.0;
+        ok(quad && worst <= 100.0 && last <= 1e-3, "stepper/fp: quadratic convergence, c_{i+1} "
+           "<= %.3g c_i^2 (bounded) and the last iteration divides max|C|/L by %.3g, to <= "
+           "1e-10 in %d iterations", worst, 1.0 / last, it);
+    } else ok(0, "stepper/fp");
+    prob_world_free(&W);
+    /* gsd with zero tension = vts: the chain released level has no tension at step 1 */
+    double dv = INFINITY;
+    if (make(&W, "chain", NULL) == 0 && make(&V, "chain", NULL) == 0 &&
+        prob_world_set_solver(&W, "ldlt-ref", 1, -1) == LCP_OK &&
+        prob_world_set_solver(&V, "ldlt-ref", 1, -1) == LCP_OK &&
+        steps(&W, "vts", &o, 1) == LCP_OK && steps(&V, "gsd", &o, 1) == LCP_OK) {
+        dv = 0.0;
+        for (int i = 0; i < 3 * W.nb; i++)
+            dv = fmax(dv, fmax(fabs(W.vel[i] - V.vel[i]), fabs(W.pos[i] - V.pos[i])));
+    }
+    ok(dv <= 1e-14, "stepper/gsd-zero-tension: gsd equals vts on the level chain's first step "
+       "(max difference %.2g)", dv);
+    prob_world_free(&W);
+    prob_world_free(&V);
+    /* ivts with rhs spook on an anchored link moving radially = vts */
+    const char *rk[] = {"angle=0", "pert=0", NULL};
+    prob_stepper_opts oi = o;
+    oi.rhs = PROB_RHS_SPOOK;
+    oi.beta = 1.0;
+    dv = INFINITY;
+    if (make(&W, "pendulum", rk) == 0 && make(&V, "pendulum", rk) == 0 &&
+        prob_world_set_solver(&W, "ldlt-ref", 1, -1) == LCP_OK) {
+        W.vel[1] = V.vel[1] = 0.7;                            /* radial (upward) speed */
+        if (steps(&W, "vts", &o, 50) == LCP_OK && steps(&V, "ivts", &oi, 50) == LCP_OK) {
+            dv = 0.0;
+            for (int i = 0; i < 3; i++)
+                dv = fmax(dv, fmax(fabs(W.vel[i] - V.vel[i]), fabs(W.pos[i] - V.pos[i])));
+        }
+    }
+    ok(dv <= 1e-12, "stepper/ivts-spook: ivts (rhs spook, beta 1) equals vts on a radially "
+       "moving pendulum over 50 steps (%.2g)", dv);
+    prob_world_free(&W);
+    prob_world_free(&V);
+    /* contacts refused */
+    if (make(&W, "stack", NULL) == 0) {
+        prob_alt_info info;
+        lcp_status st = prob_step_alt(&W, prob_stepper_find("ivts"), &o, &info, msg, sizeof msg);
+        ok(st == LCP_ERR_UNSUPPORTED && strstr(msg, "contacts") && !strchr(msg, '\n'),
+           "stepper/unsupported: a world with contacts is refused (%s)", msg);
+    } else ok(0, "stepper/unsupported");
+    prob_world_free(&W);
+}
+
+/* ---- the linear VTS check and the issue's numbers ---------------------------------------- */
+
+typedef struct etop_trace {
+    double first, last; /* max E_top over the first and the second half */
+    int half;
+} etop_trace;
+
+static lcp_status etop_monitor(void *ctx, const prob_world *W, const prob_jitter_row *row)
+{
+    (void)W;
+    etop_trace *t = ctx;
+    if (row->step <= t->half) t->first = fmax(t->first, row->e_top);
+    else t->last = fmax(t->last, row->e_top);
+    return LCP_OK;
+}
+
+/* run scene at h with vts and the exact solver */
+static int vts_run(const char *scene, const char *const *kv, double h, int nsteps, int fit_from,
+                   prob_jitter_monitor *mon, void *ctx, prob_jitter_result *R)
+{
+    const prob_scene *sc = prob_scene_find(scene);
+    prob_params P;
+    char msg[512];
+    prob_params_default(sc, &P);
+    for (; kv && *kv; kv++) prob_params_set(&P, *kv, msg, sizeof msg);
+    prob_world W;
+    if (prob_jitter_world(&W, sc, &P, h, "ldlt-ref", 1, -1, msg, sizeof msg) != LCP_OK) {
+        tap_diag("%s", msg);
+        return -1;
+    }
+    prob_jitter_cfg cfg;
+    prob_jitter_cfg_default(&cfg);
+    cfg.steps = nsteps;
+    cfg.modal = 1;
+    if (fit_from > 0) cfg.fit_from = fit_from;
+    lcp_status st = prob_jitter_run(&W, prob_stepper_find("vts"), NULL, &cfg, mon, ctx, R, msg,
+                                    sizeof msg);
+    if (st != LCP_OK) tap_diag("%s", msg);
+    prob_world_free(&W);
+    return st == LCP_OK ? 0 : -1;
+}
+
+static void test_linear(void)
+{
+    prob_jitter_result R;
+    double hc = 2.0 / 63.05997817602458;                         /* towed N = 20 */
+    /* |mu| = 4 at 1.25 h_crit: a perturbation of 1e-22 rad leaves about 30 steps before the
+     * amplitude reaches 1e-3 len (the y coordinates of the straight string resolve it) */
+    const char *tiny[] = {"pert=1e-22", NULL};
+    if (vts_run("towed", tiny, 1.25 * hc, 60, 3, NULL, NULL, &R) == 0) {
+        double g2 = R.mu_meas * R.mu_meas, p2 = R.mu_pred * R.mu_pred;
+        ok(R.fit_steps >= 30 && fabs(g2 / p2 - 1) <= 0.01, "linear/1.25-hcrit: top-mode energy "
+           "grows %.5f per step against |mu|^2 = %.5f over %d steps", g2, p2, R.fit_steps);
+        ok(R.mac_top >= 0.9 && R.et_share >= 0.99, "linear/1.25-hcrit: the growing motion is "
+           "transversal (E_T share %.4f) and the top mode (MAC %.4f)", R.et_share, R.mac_top);
+    } else ok(0, "linear/1.25-hcrit");
+    etop_trace t = {0, 0, 500};
+    if (vts_run("towed", NULL, 0.9 * hc, 1000, 0, etop_monitor, &t, &R) == 0)
+        ok(t.first > 0 && t.last <= 2 * t.first && t.last >= 0.5 * t.first, "linear/0.9-hcrit: "
+           "top-mode energy within a factor 2 over 1000 steps (peaks %.3g then %.3g)",
+           t.first, t.last);
+    else ok(0, "linear/0.9-hcrit");
+}
+
+static void test_issue(void)
+{
+    prob_jitter_result R;
+    if (vts_run("towed", NULL, 0.0315, 400, 0, NULL, NULL, &R) == 0)
+        ok(R.outcome == PROB_QUIET && R.et_growth < 10, "issue/towed-31.5ms: VTS stays bounded "
+           "(E_T at most %.3g x its first value, Jstar %.2g)", R.et_growth, R.jstar);
+    else ok(0, "issue/towed-31.5ms");
+    if (vts_run("towed", NULL, 0.032, 400, 0, NULL, NULL, &R) == 0) {
+        ok_close(R.mu_meas, 1.307, 0.0005 / 1.307, "issue/towed-32ms: VTS grows %.4f x per step "
+                 "(issue: 1.307)", R.mu_meas);
+        ok(fabs(R.mu_meas / R.mu_pred - 1) <= 1e-3, "issue/towed-32ms: against %.5f predicted "
+           "by symplectic Euler (0.1%%)", R.mu_pred);
+    } else ok(0, "issue/towed-32ms");
+    const prob_scene *sc = prob_scene_find("hang");
+    prob_params P;
+    prob_params_default(sc, &P);
+    char msg[512];
+    prob_world W;
+    prob_modal M;
+    if (prob_world_create(&W, sc, &P, msg, sizeof msg) == LCP_OK &&
+        prob_modal_compute(&W, NULL, PROB_MODAL_ALL, &M, msg, sizeof msg) == LCP_OK) {
+        ok(fabs(M.h_crit * 1e3 - 9.53) <= 0.005, "issue/hang-100: h_crit = %.4f ms (issue 9.53)",
+           M.h_crit * 1e3);
+        ok(M.spread <= 0.01, "issue/hang-100: restricted %.6g, full %.6g, E K %.6g within 1%%",
+           M.omega_restricted, M.omega_full, M.omega_ek);
+        double hon = NAN;
+        lcp_status st = prob_jitter_onset(sc, &P, "ldlt-ref", 1, prob_stepper_find("vts"), NULL,
+                                          0.0094, 0.0097, 0.0025, 400, &hon, msg, sizeof msg);
+        if (st != LCP_OK) tap_diag("%s", msg);
+        ok(st == LCP_OK && hon > 0.0094 && hon < 0.0097 && fabs(hon / M.h_crit - 1) <= 0.02,
+           "issue/hang-100: onset %.4f ms in (9.4, 9.7) and within 2%% of h_crit", hon * 1e3);
+        prob_modal_free(&M);
+    } else ok(0, "issue/hang-100: %s", msg);
+    prob_world_free(&W);
+}
+
+static void test_determinism(void)
+{
+    const prob_scene *sc = prob_scene_find("thread");
+    prob_params P;
+    prob_params_default(sc, &P);
+    prob_params_set(&P, "pert=1e-3", NULL, 0);
+    prob_jitter_result R[2];
+    double pos[2][60];
+    char msg[512];
+    int good = 1;
+    for (int r = 0; r < 2; r++) {
+        prob_world W;
+        prob_jitter_cfg cfg;
+        prob_jitter_cfg_default(&cfg);
+        cfg.steps = 120;
+        good = good && prob_jitter_world(&W, sc, &P, 1.0 / 60, NULL, 1, -1, msg, sizeof msg) == 0 &&
+               prob_jitter_run(&W, prob_stepper_find("ivts"), NULL, &cfg, NULL, NULL, &R[r], msg,
+                               sizeof msg) == 0;
+        if (good) memcpy(pos[r], W.pos, sizeof pos[r]);
+        prob_world_free(&W);
+    }
+    R[0].time_per_step = R[1].time_per_step = 0;
+    ok(good && memcmp(pos[0], pos[1], sizeof pos[0]) == 0 &&
+           memcmp(&R[0], &R[1], sizeof R[0]) == 0,
+       "determinism/thread-ivts: two seeded runs give bit-identical states and metrics");
+}
+
 int main(void)
 {
     test_hessian(2);
@@ -333,5 +625,10 @@ int main(void)
     test_scaling();
     test_basis();
     test_split();
+    test_nyquist();
+    test_steppers();
+    test_linear();
+    test_issue();
+    test_determinism();
     return tap_done();
 }
