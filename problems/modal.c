@@ -22,6 +22,7 @@
 #include "prob_internal.h"
 #include "transversal.h"
 
+#include <cblas.h>
 #include <lapacke.h>
 #include <stdio.h>
 
@@ -255,44 +256,59 @@ lcp_status prob_modal_compute(const prob_world *W, const double *lambda, int fla
     R->n = n, R->m = m, R->rank = r, R->nt = nt;
     R->omega_full = R->omega_ek = NAN;
     if (st == LCP_OK && nt > 0) {
-        /* KL = -K~ L (n x nt); A = L^T KL; B = L^T M L */
-        for (int c = 0; c < nt; c++)
-            for (int i = 0; i < n; i++) {
-                double s = 0.0;
-                for (int k = 0; k < n; k++) s -= K[i + (size_t)n * k] * L[k + (size_t)n * c];
-                KL[i + (size_t)n * c] = s;
-            }
-        for (int c = 0; c < nt; c++)
-            for (int i = c; i < nt; i++) {
-                double sa = 0.0, sb = 0.0;
-                for (int k = 0; k < n; k++) {
-                    sa += L[k + (size_t)n * i] * KL[k + (size_t)n * c];
-                    sb += L[k + (size_t)n * i] * W->mass[k / dim] * L[k + (size_t)n * c];
+        /* KL = -K~ L (n x nt) link by link; ML = M L; A = L^T KL; B = L^T ML (dgemm) */
+        memset(KL, 0, (size_t)n * (size_t)nt * sizeof(double));
+        for (int j = 0; j < m; j++) {
+            const prob_joint *Jt = &W->joint[j];
+            double nj[3], l = joint_dir(W, W->pos, j, nj);
+            if (!(l > 0.0)) continue;
+            double c = -lam[j] / l;                                      /* -lambda / l */
+            int a = dim * Jt->a, b = dim * Jt->b;
+            for (int p = 0; p < dim; p++)
+                for (int s2 = 0; s2 < dim; s2++) {
+                    double cp = c * ((p == s2) - nj[p] * nj[s2]);        /* -c P_rs */
+                    if (cp == 0.0) continue;
+                    for (int col = 0; col < nt; col++) {
+                        const double *Lc = L + (size_t)n * col;
+                        double *Kc = KL + (size_t)n * col;
+                        if (Jt->b < 0) {
+                            Kc[a + p] += cp * Lc[a + s2];
+                            continue;
+                        }
+                        double dl = Lc[a + s2] - Lc[b + s2];
+                        Kc[a + p] += cp * dl;                            /* rows of a */
+                        Kc[b + p] -= cp * dl;                            /* rows of b */
+                    }
                 }
-                A[i + (size_t)nt * c] = A[c + (size_t)nt * i] = sa;      /* symmetric */
-                B[i + (size_t)nt * c] = B[c + (size_t)nt * i] = sb;
+        }
+        for (int col = 0; col < nt; col++)                               /* B <- M L, in B */
+            for (int i = 0; i < n; i++) B[i + (size_t)n * col] = W->mass[i / dim] * L[i + (size_t)n * col];
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nt, nt, n, 1.0, L, n, KL, n, 0.0,
+                    A, nt);                                              /* L^T (-K~ L) */
+        memcpy(KL, B, (size_t)n * (size_t)nt * sizeof(double));
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nt, nt, n, 1.0, L, n, KL, n, 0.0,
+                    B, nt);                                              /* L^T M L */
+        for (int c = 0; c < nt; c++)                                     /* exactly symmetric */
+            for (int i = c + 1; i < nt; i++) {
+                A[i + (size_t)nt * c] = A[c + (size_t)nt * i] =
+                    0.5 * (A[i + (size_t)nt * c] + A[c + (size_t)nt * i]);
+                B[i + (size_t)nt * c] = B[c + (size_t)nt * i] =
+                    0.5 * (B[i + (size_t)nt * c] + B[c + (size_t)nt * i]);
             }
         if (flags & PROB_MODAL_ALL) {                                    /* E K, before dsygv */
             double *E = KL;                                              /* reuse: nt x nt */
-            for (int c = 0; c < nt; c++)                                 /* E = L^T Minv L */
-                for (int i = 0; i < nt; i++) {
-                    double s = 0.0;
-                    for (int k = 0; k < n; k++)
-                        s += L[k + (size_t)n * i] * L[k + (size_t)n * c] / W->mass[k / dim];
-                    E[i + (size_t)nt * c] = s;
-                }
-            double *EK = K + 0;                                          /* K no longer needed */
+            double *EK = K;                                              /* K~ copied to Kf */
             double *Kf = lcp_malloc(nn, sizeof(double));
             if (!Kf) st = LCP_ERR_NOMEM;
             if (st == LCP_OK) {
-                memcpy(Kf, K, nn * sizeof(double));                      /* keep -K~ for full */
-                for (int c = 0; c < nt; c++)
-                    for (int i = 0; i < nt; i++) {
-                        double s = 0.0;
-                        for (int k = 0; k < nt; k++)
-                            s += E[i + (size_t)nt * k] * A[k + (size_t)nt * c];
-                        EK[i + (size_t)nt * c] = s;                      /* E (L^T -K~ L) */
-                    }
+                memcpy(Kf, K, nn * sizeof(double));                      /* keep K~ for full */
+                for (int c = 0; c < nt; c++)                             /* Minv L, in EK */
+                    for (int i = 0; i < n; i++)
+                        EK[i + (size_t)n * c] = L[i + (size_t)n * c] / W->mass[i / dim];
+                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nt, nt, n, 1.0, L, n, EK,
+                            n, 0.0, E, nt);                              /* E = L^T Minv L */
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nt, nt, nt, 1.0, E, nt,
+                            A, nt, 0.0, EK, nt);                         /* E (L^T -K~ L) */
                 if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', nt, EK, nt, w, wi, NULL, 1,
                                   NULL, 1) != 0)
                     st = LCP_ERR_BREAKDOWN;
@@ -329,12 +345,9 @@ lcp_status prob_modal_compute(const prob_world *W, const double *lambda, int fla
         if (st == LCP_OK && (flags & PROB_MODAL_MODES)) {
             R->modes = lcp_malloc((size_t)n * (size_t)nt, sizeof(double));
             if (!R->modes) st = LCP_ERR_NOMEM;
-            for (int c = 0; st == LCP_OK && c < nt; c++)                 /* psi = L phi */
-                for (int i = 0; i < n; i++) {
-                    double s = 0.0;
-                    for (int k = 0; k < nt; k++) s += L[i + (size_t)n * k] * A[k + (size_t)nt * c];
-                    R->modes[i + (size_t)n * c] = s;
-                }
+            if (st == LCP_OK)                                            /* psi = L phi */
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, nt, nt, 1.0, L, n, A,
+                            nt, 0.0, R->modes, n);
         }
         if (st == LCP_OK) {
             R->omega_restricted = omega_of(w[nt - 1]);
