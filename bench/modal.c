@@ -236,8 +236,9 @@ int bench_simulate_stepper(const char *cmd, prob_world *W, const char *stepper, 
         return 1;
     }
     fprintf(stderr, "# stepper %s: %s after %d steps, Jstar %.3g, max E_nyq/E_ref %.3g, "
-            "max_stretch %.3g, rms_stretch %.3g%s\n", s->name, prob_outcome_name(R.outcome),
+            "max_stretch %.3g, rms_stretch %.3g%s%s%s\n", s->name, prob_outcome_name(R.outcome),
             R.steps_done, R.jstar, R.max_enyq, R.max_stretch, R.rms_stretch,
-            R.outcome == PROB_EXPLODED ? " (exploded)" : "");
+            R.outcome == PROB_EXPLODED ? " (exploded: " : "", R.fail,
+            R.outcome == PROB_EXPLODED ? ")" : "");
     return R.outcome == PROB_EXPLODED ? 1 : 0;
 }

@@ -55,6 +55,8 @@ double prob_jitter_eref(const prob_world *W)
         if (W->force) f += sqrt(v3_dot(W->force + 3 * k, W->force + 3 * k));
         mg += W->mass[k] * g;
     }
+    if (!(f > 0.0) && !(mg > 0.0))                               /* neither: 1 m/s^2 */
+        for (int k = 0; k < W->nb; k++) mg += W->mass[k];
     return (f > 0.0 ? f : mg) * L;                               /* F L or sum m g L */
 }
 
@@ -116,7 +118,7 @@ lcp_status prob_jitter_run(prob_world *W, const prob_stepper *s, const prob_step
     if (!W || !s || !cfg || !R || cfg->steps < 1) return LCP_ERR_ARG;
     memset(R, 0, sizeof *R);
     if (msg && msglen) msg[0] = 0;
-    R->t_fail = R->cos_min = R->cos_min_last = NAN;
+    R->t_fail = R->cos_min = R->cos_min_last = R->cos_min_fail = NAN;
     R->omega_max0 = R->h_crit0 = R->mu_pred = R->mu_meas = R->mac_top = R->et_share = NAN;
     lcp_status st = prob_tv_check(W, msg, msglen);
     if (st != LCP_OK) return st;
@@ -164,7 +166,11 @@ lcp_status prob_jitter_run(prob_world *W, const prob_stepper *s, const prob_step
         if (ss == LCP_OK) ss = prob_modal_split(W, NULL, uc, &et, &ec);
         int finite = ss == LCP_OK && isfinite(et) && isfinite(ec) && isfinite(str);
         if (!finite || str > 10.0) {
+            if (ss != LCP_OK) snprintf(R->fail, sizeof R->fail, "%.200s", smsg);
+            else snprintf(R->fail, sizeof R->fail, "step %d: %s", k,
+                          !finite ? "a value is not finite" : "stretch > 10");
             R->outcome = PROB_EXPLODED;
+            R->cos_min_fail = info.cos_min;
             R->t_fail = k * W->h;
             break;
         }

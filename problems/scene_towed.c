@@ -5,7 +5,7 @@
  * Layout: anchor at the world origin, n beads (20) of mass m (0.1 kg) at len (0.1 m)
  * spacing along +x, at rest, a constant force F (10 N) along +x on the last bead, g = 0.
  * The equilibrium is exact: every link carries the tension F (lambda = -F, so the warm
- * start is z = -F h) and the linearised transversal motion is the fixed-free beaded string,
+ * start is z = -F h; warm = 0 starts from z = 0 instead, a cold solver start) and the linearised transversal motion is the fixed-free beaded string,
  *     omega_k^2 = (4 F / (m len)) sin^2((2k - 1) pi / (2 (2n + 1))),  k = 1..n
  * (n = 20, F = 10, len = 0.1, m = 0.1: omega_max = 63.06 rad/s, h_crit = 2/omega_max =
  * 31.72 ms).  Each link angle is offset by a seeded amount of at most pert (1e-9 rad) so the
@@ -21,6 +21,7 @@ const prob_param prob_towed_params[] = {
     {"m", 0.1, PROB_POS, "bead mass (kg)"},
     {"F", 10.0, PROB_NONNEG, "towing force on the last bead along +x (N)"},
     {"rp", 0.01, PROB_POS, "radius giving the beads' inertia (m)"},
+    {"warm", 1, PROB_UNIT, "1: the first warm start is the static tension; 0: zero"},
     {"pert", 1e-9, PROB_NONNEG, "seeded transversal offset of each link angle (rad)"},
     {"dim", 2, PROB_COUNT, "2 (disks, 3 dof) or 3 (spheres, 6 dof)"},
     {"g", 0.0, PROB_NONNEG, "gravity (m/s^2)"},
@@ -31,7 +32,8 @@ const prob_param prob_towed_params[] = {
 lcp_status prob_setup_towed(prob_world *W, const prob_params *P, char *msg, size_t msglen)
 {
     int n = (int)prob_param_get(P, "n");
-    double m = prob_param_get(P, "m"), F = prob_param_get(P, "F"), h = prob_param_get(P, "h");
+    double m = prob_param_get(P, "m"), F = prob_param_get(P, "F");
+    double h = prob_param_get(P, "h") * prob_param_get(P, "warm");   /* warm 0: z = 0 */
     double *mass = lcp_malloc((size_t)n, sizeof(double));
     if (!mass) return LCP_ERR_NOMEM;
     for (int k = 0; k < n; k++) mass[k] = m;

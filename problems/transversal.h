@@ -149,7 +149,8 @@ lcp_status prob_step_alt(prob_world *W, const prob_stepper *s, const prob_steppe
 double prob_jitter_nyquist(const prob_world *W, const double *u0, const double *u1,
                            const double *u2);
 /* The work scale of one link: F len (sum of |force|) when forces are set, else
- * sum_k m_k |g| len (len: the mean rest length). */
+ * sum_k m_k |g| len (len: the mean rest length); without force or gravity sum_k m_k len
+ * times 1 m/s^2. */
 double prob_jitter_eref(const prob_world *W);
 /* max_j |l_j - L_j| / L_j at the world's positions; *sumsq (may be NULL) gets the sum of
  * squares over the links. */
@@ -204,6 +205,7 @@ typedef struct prob_jitter_result {
     double amp_ratio;    /* peak |x_end| in the last tenth of the run over the first tenth */
     double cos_min;      /* min over the steps (ivts), NaN for the others */
     double cos_min_last; /* of the last finite step (ivts) */
+    double cos_min_fail; /* of the step that exploded (ivts), else NaN */
     double omega_max0, h_crit0;  /* modal analysis of the initial state (modal) */
     double mu_pred;      /* prob_modal_growth(h, omega_max0) */
     double mu_meas;      /* exp(slope / 2) of the least-squares fit of log E_top over the
@@ -212,6 +214,8 @@ typedef struct prob_jitter_result {
     double mac_top;      /* MAC(psi_max, u) at the last step of the linear phase (modal) */
     double et_share;     /* E_T / (E_T + E_C) at that step */
     double time_per_step;/* seconds */
+    char fail[256];      /* why it exploded: the stepper's message, or "non-finite" or
+                          * "stretch > 10" */
 } prob_jitter_result;
 
 /* Run W by stepper s for cfg->steps steps (or until it explodes) and measure.  The world is
