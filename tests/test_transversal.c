@@ -26,6 +26,14 @@
  *                   predicted); hang ratio 100: h_crit 9.53 ms, onset in (9.4, 9.7) ms and
  *                   within 2% of h_crit (bisection to 0.25%)
  *   determinism/... two runs of the same seeded scene are bit-identical
+ *   3d/...          the 3D towed string grows as predicted at 1.25 h_crit
+ *   claims/...      the sources' statements on our numbers: implicit VTS quiet where VTS
+ *                   jitters (1.07 h_crit); diagonal geometric stiffness quiet on mass ratio
+ *                   1e4 at h = 1/60 and 0.1 with stretch <= 1%; full geometric stiffness quiet
+ *                   at 10 h_crit; SHAKE explodes at 2 h_crit; ivts with beta 0.6 survives the
+ *                   thread, 0.65 explodes with a link reversed within the iteration; VTS keeps
+ *                   its swing (amplitude ratio >= 0.95 over 10 s), gsd loses it (<= 0.5);
+ *                   cold-started PGS jitters at 0.95 h_crit with 5 sweeps, not with 100
  */
 #include "transversal.h"
 #include "tap.h"
@@ -616,6 +624,91 @@ static void test_determinism(void)
        "determinism/thread-ivts: two seeded runs give bit-identical states and metrics");
 }
 
+/* ---- 3D and the sources' statements ---------------------------------------------------- */
+
+static prob_jitter_result srun(const char *scene, const char *const *kv, double h,
+                               const char *stepper, const char *solver, int iters,
+                               const prob_stepper_opts *o, int nsteps, int *good)
+{
+    const prob_scene *sc = prob_scene_find(scene);
+    prob_params P;
+    char msg[512];
+    prob_jitter_result R;
+    memset(&R, 0, sizeof R);
+    prob_params_default(sc, &P);
+    for (; kv && *kv; kv++) prob_params_set(&P, *kv, msg, sizeof msg);
+    prob_world W;
+    *good = prob_jitter_world(&W, sc, &P, h, solver, iters, -1, msg, sizeof msg) == LCP_OK;
+    if (!*good) {
+        tap_diag("%s", msg);
+        return R;
+    }
+    prob_jitter_cfg cfg;
+    prob_jitter_cfg_default(&cfg);
+    cfg.steps = nsteps;
+    cfg.modal = 1;
+    cfg.fit_from = 3;
+    *good = prob_jitter_run(&W, prob_stepper_find(stepper), o, &cfg, NULL, NULL, &R, msg,
+                            sizeof msg) == LCP_OK;
+    if (!*good) tap_diag("%s", msg);
+    prob_world_free(&W);
+    return R;
+}
+
+static void test_claims(void)
+{
+    int g1, g2;
+    double hc = 2.0 / 63.05997817602458;
+    const char *k3[] = {"dim=3", "pert=1e-22", NULL};
+    prob_jitter_result A = srun("towed", k3, 1.25 * hc, "vts", "ldlt-ref", 1, NULL, 60, &g1);
+    ok(g1 && fabs(A.mu_meas / A.mu_pred - 1) <= 0.01 && A.fit_steps >= 20,
+       "3d/towed: VTS grows %.4f per step against %.4f predicted (%d steps)", A.mu_meas,
+       A.mu_pred, A.fit_steps);
+    A = srun("towed", NULL, 1.07 * hc, "vts", "ldlt-ref", 1, NULL, 400, &g1);
+    prob_jitter_result B = srun("towed", NULL, 1.07 * hc, "ivts", NULL, 1, NULL, 400, &g2);
+    ok(g1 && g2 && A.outcome == PROB_JITTER && B.outcome == PROB_QUIET,
+       "claims/ivts: at 1.07 h_crit vts is %s (Jstar %.2g), ivts %s (Jstar %.2g)",
+       prob_outcome_name(A.outcome), A.jstar, prob_outcome_name(B.outcome), B.jstar);
+    const char *r4[] = {"ratio=1e4", NULL};
+    double hs[] = {1.0 / 60, 0.1};
+    for (int i = 0; i < 2; i++) {
+        A = srun("hang", r4, hs[i], "gsd", "ldlt-ref", 1, NULL, 400, &g1);
+        B = srun("hang", r4, hs[i], "vts", "ldlt-ref", 1, NULL, 400, &g2);
+        ok(g1 && g2 && A.outcome == PROB_QUIET && A.max_stretch <= 0.01 &&
+               B.outcome != PROB_QUIET,
+           "claims/gsd: hang with mass ratio 1e4 at h = %.4g: gsd quiet, stretch %.2g; vts %s",
+           hs[i], A.max_stretch, prob_outcome_name(B.outcome));
+    }
+    A = srun("towed", NULL, 10 * hc, "gsfull", NULL, 1, NULL, 400, &g1);
+    ok(g1 && A.outcome == PROB_QUIET && A.max_stretch <= 1e-10,
+       "claims/gsfull: quiet at 10 h_crit on towed (stretch %.2g)", A.max_stretch);
+    A = srun("towed", NULL, 2 * hc, "shake", NULL, 1, NULL, 400, &g1);
+    ok(g1 && A.outcome == PROB_EXPLODED, "claims/shake: explodes at 2 h_crit (%s)", A.fail);
+    prob_stepper_opts o;
+    prob_stepper_opts_default(&o);
+    o.beta = 0.60;
+    A = srun("thread", NULL, 1.0 / 60, "ivts", NULL, 1, &o, 120, &g1);
+    o.beta = 0.65;
+    B = srun("thread", NULL, 1.0 / 60, "ivts", NULL, 1, &o, 120, &g2);
+    ok(g1 && g2 && A.outcome != PROB_EXPLODED && B.outcome == PROB_EXPLODED &&
+           B.cos_min_fail < 0.0,
+       "claims/beta: on the thread ivts with beta 0.60 is %s, 0.65 explodes (%s) with a link "
+       "turned by more than 90 degrees within the iteration (cos %.3f)",
+       prob_outcome_name(A.outcome), B.fail, B.cos_min_fail);
+    const char *sw[] = {"ratio=1", "amp=0.2", NULL};
+    A = srun("hang", sw, 1.0 / 60, "vts", "ldlt-ref", 1, NULL, 600, &g1);
+    B = srun("hang", sw, 1.0 / 60, "gsd", "ldlt-ref", 1, NULL, 600, &g2);
+    ok(g1 && g2 && A.amp_ratio >= 0.95 && B.amp_ratio <= 0.5,
+       "claims/energy: swing amplitude after 10 s: vts keeps %.3f, gsd %.3f", A.amp_ratio,
+       B.amp_ratio);
+    const char *cold[] = {"warm=0", NULL};
+    A = srun("towed", cold, 0.95 * hc, "vts", "pgs", 5, NULL, 400, &g1);
+    B = srun("towed", cold, 0.95 * hc, "vts", "pgs", 100, NULL, 400, &g2);
+    ok(g1 && g2 && A.outcome == PROB_JITTER && B.outcome == PROB_QUIET,
+       "claims/pgs: cold-started at 0.95 h_crit, vts with 5 PGS sweeps is %s (Jstar %.2g), "
+       "with 100 %s", prob_outcome_name(A.outcome), A.jstar, prob_outcome_name(B.outcome));
+}
+
 int main(void)
 {
     test_hessian(2);
@@ -630,5 +723,6 @@ int main(void)
     test_linear();
     test_issue();
     test_determinism();
+    test_claims();
     return tap_done();
 }
