@@ -27,6 +27,8 @@ static const bench_command commands[] = {
     {"table", bench_cmd_table, "regenerate a paper's table or figure (lcpbench list tables)"},
     {"check", bench_cmd_check, "accuracy regression check against committed baselines"},
     {"modal", bench_cmd_modal, "spectrum of a scene's joint geometric stiffness, h_crit"},
+    {"convert", bench_cmd_convert, "convert LCPs: instance folders, FCLIB, Siconos .dat, ODE"},
+    {"score", bench_cmd_score, "the harness's residuals for an answer computed elsewhere"},
 };
 
 static void usage(FILE *f)
