@@ -417,11 +417,11 @@ static lcp_status solve_diag(prob_world *W, const double *mti, const double *vs,
             P.E[j] = Ei;
             P.z0[j] = W->zj[j];
         }
-        for (int k = 0, r = 0; k < W->nb; k++)
+        for (int k = 0, r = 0; k < W->nb; k++)              /* diag(Mt^-1, body-frame 1/I) */
             for (int i = 0; i < nd; i++, r++) {
+                const double *Ii = W->Ibinv + 9 * k;       /* joints exert no torque here */
                 P.Minv.j[r] = r;
-                P.Minv.x[r] = i < dim ? mti[dim * k + i] : W->Ibinv[9 * k + 8];  /* 2D 1/I */
-                if (i >= dim && dim == 3) P.Minv.x[r] = W->Ibinv[9 * k + 4 * (i - 3)];
+                P.Minv.x[r] = i < dim ? mti[dim * k + i] : dim == 2 ? Ii[8] : Ii[4 * (i - 3)];
                 P.Minv.p[r + 1] = r + 1;
             }
         P.n = N;

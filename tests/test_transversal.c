@@ -18,8 +18,8 @@
  *   stepper/...     pbd makes an anchored link exact in one projection; xpbd with alpha 0
  *                   is pbd bit for bit; xpbd's static stretch is alpha F (1%); fp converges
  *                   quadratically; gsd with zero tension is vts (1e-14); ivts with rhs spook
- *                   on a radially moving anchored link is vts (1e-12); a world with
- *                   contacts is refused with one line naming why
+ *                   on a radially moving anchored link is vts (1e-12); ivts's refresh and
+ *                   Schur options; a world with contacts is refused with one line naming why
  *   linear/...      VTS on towed: the top mode grows by |mu|^2 per step (1%) at 1.25 h_crit
  *                   and stays within a factor 2 over 1000 steps at 0.9 h_crit
  *   issue/...       towed N=20: bounded at 31.5 ms, 1.307x per step at 32.0 ms (1.3067
@@ -485,6 +485,33 @@ static void test_steppers(void)
     }
     ok(dv <= 1e-12, "stepper/ivts-spook: ivts (rhs spook, beta 1) equals vts on a radially "
        "moving pendulum over 50 steps (%.2g)", dv);
+    prob_world_free(&W);
+    prob_world_free(&V);
+    /* ivts options on one swinging link: refresh per sweep = per row (one row per sweep);
+     * the exact Schur divisor n^0 . n_c (w_a + w_b) changes a one-sweep answer once the link
+     * turns (iterated to convergence both reach the same fixed point) */
+    const char *sk[] = {"angle=1", "pert=0", "h=0.01", NULL};
+    prob_stepper_opts os = o, oe = o;
+    os.refresh = 1;
+    oe.schur = 1;
+    oe.iters = 1;
+    prob_world X;
+    same = 0;
+    double dse = 0.0;
+    if (make(&W, "pendulum", sk) == 0 && make(&V, "pendulum", sk) == 0 &&
+        make(&X, "pendulum", sk) == 0 && steps(&W, "ivts", &o, 50) == LCP_OK &&
+        steps(&V, "ivts", &os, 50) == LCP_OK && steps(&X, "ivts", &oe, 50) == LCP_OK) {
+        prob_world Y;                                  /* one sweep, approximate divisor */
+        if (make(&Y, "pendulum", sk) == 0 && steps(&Y, "ivts", &o1, 50) == LCP_OK)
+            for (int i = 0; i < 2; i++) dse = fmax(dse, fabs(Y.pos[i] - X.pos[i]));
+        prob_world_free(&Y);
+        same = memcmp(W.pos, V.pos, 3 * sizeof(double)) == 0 &&
+               memcmp(W.vel, V.vel, 3 * sizeof(double)) == 0;
+        prob_world_free(&X);
+    }
+    ok(same, "stepper/ivts-refresh: one link, directions per sweep give the same bits as per row");
+    ok(dse > 1e-9 && dse < 1e-2, "stepper/ivts-schur: with one sweep the exact divisor moves a "
+       "swinging pendulum by %.2g m after 50 steps (differs, but little)", dse);
     prob_world_free(&W);
     prob_world_free(&V);
     /* contacts refused */
