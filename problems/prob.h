@@ -8,7 +8,7 @@
  * the same 3-vectors with z = 0.
  *
  * STEP (spec/scenes.md "Stepper"), per step of length h:
- *   1. v* = v + h (g + f_k / m_k) (gravity acts on every body, f_k = W->force when set; no
+ *   1. v* = v + h g + h f_k / m_k (gravity acts on every body; f_k = W->force when set; no
  *      gyroscopic term)
  *   2. contacts: sphere-plane and segment-endpoint-plane, sphere-sphere between bodies
  *      through a uniform hash grid (cells of 2 r_max + margin, sorted cell keys); a contact
@@ -131,7 +131,7 @@ typedef struct prob_world {
     double *zj;         /* nj joint impulses (warm start) */
     double gravity[3];  /* m/s^2 */
     double *force;      /* NULL, or 3 per body: a constant world-frame force (N) on the
-                         * centre, so that step 1 reads v* = v + h (g + force_k / m_k) */
+                         * centre, so that step 1 reads v* = v + h g + h force_k / m_k */
     double h, d, eps, margin, vrest, mu, e; /* stepper and material (spec/scenes.md) */
     const lcp_solver *solver; /* default pgs */
     lcp_options opt;    /* warm = 1, max_iter = iters, tol = tol */
