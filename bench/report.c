@@ -393,10 +393,23 @@ static void ranges(const bench_fig *F, double r[4])
     if (!F->logy) r[2] = fmin(r[2], 0.0);
 }
 
+/* a tic step of 1, 2 or 5 times a power of ten giving at most 6 intervals over w */
+static double tic_step(double w)
+{
+    double p = pow(10.0, floor(log10(w / 5))), m[3] = {1, 2, 5};
+    for (int k = 0; k < 3; k++)
+        if (w / (m[k] * p) <= 6) return m[k] * p;
+    return 10 * p;
+}
+
 static void axes(FILE *f, const bench_fig *F, const double r[4])
 {
-    if (isfinite(r[0]) && isfinite(r[1]) && r[1] > r[0])
+    if (isfinite(r[0]) && isfinite(r[1]) && r[1] > r[0]) {
         fprintf(f, "set xrange [%.9g:%.9g]\n", r[0], r[1]);
+        if (!F->logx)   /* labels that do not run into each other at 3.4 in */
+            fprintf(f, "set xtics %.9g\nset format x '%%g'\n", tic_step(r[1] - r[0]));
+    }
+    if (!F->logy) fprintf(f, "set format y '%%g'\n");
     if (F->logy) {
         if (isfinite(r[2]) && isfinite(r[3]) && r[2] > 0 && r[3] > r[2])
             fprintf(f, "set yrange [%.3g:%.3g]\n", r[2], r[3]);
@@ -413,38 +426,61 @@ static double frac(double v, double lo, double hi, int lg)
     return (v - lo) / (hi - lo);
 }
 
-/* the inside corner whose key box (half the width, 0.45 of the height) covers the fewest
- * data points */
-static const char *key_corner(const bench_fig *F, const double r[4])
+/* Where the key covers the fewest data: 8 places inside the plot (corners, edge middles),
+ * the key's box estimated from its entries (8 pt text on a plot about 200 x 125 pt), data
+ * sampled along the drawn segments.  *extend is set when every place covers data: the
+ * caller then makes room below (log y: one decade; linear: a third). */
+static void key_place(const bench_fig *F, const double r[4], int nent, int maxlen,
+                      char *out, size_t len, int *extend)
 {
-    static const char *const name[4] = {"top right", "top left", "bottom left",
-                                        "bottom right"};
-    long cnt[4] = {0, 0, 0, 0};
+    static const double ax[3] = {0.0, 0.5, 1.0}, ay[3] = {1.0, 0.5, 0.0};
+    static const char *const hj[3] = {"left", "center", "right"};
+    static const char *const vj[3] = {"top", "center", "bottom"};
+    double w = fmin(0.95, (maxlen * 4.4 + 35) / 200.0), h = fmin(0.95, (nent * 9.5 + 6) / 125.0);
+    long cnt[9] = {0};
     double ylo = r[2], yhi = r[3];
-    if (!F->logy && F->kind == BENCH_FIG_BOXES) yhi *= 1.05;
-    if (!(r[1] > r[0]) || !(yhi > ylo)) return name[0];
-    for (int i = 0; i < F->ns; i++)
-        for (int k = 0; k < F->s[i].n; k++) {
-            double x = F->s[i].x[k], y = F->s[i].y[k];
-            if (!usable(F, x, y)) continue;
-            double fx = frac(x, r[0], r[1], F->logx), fy = frac(y, ylo, yhi, F->logy);
-            int right = fx > 0.5, top = fy > 0.55;
-            if (!right && fx >= 0.5) continue;
-            if (top && right) cnt[0]++;
-            else if (top) cnt[1]++;
-            else if (fy < 0.45 && !right) cnt[2]++;
-            else if (fy < 0.45) cnt[3]++;
-        }
-    if (F->hline > 0) {   /* the horizontal line crosses both corners of its half */
-        double fy = frac(F->hline, ylo, yhi, F->logy);
-        long w = 20;
-        if (fy > 0.55) cnt[0] += w, cnt[1] += w;
-        else if (fy < 0.45) cnt[2] += w, cnt[3] += w;
+    *extend = 0;
+    if (!(r[1] > r[0]) || !(yhi > ylo)) {
+        snprintf(out, len, "top right");
+        return;
     }
-    int best = 0;
-    for (int c = 1; c < 4; c++)
-        if (cnt[c] < cnt[best]) best = c;
-    return name[best];
+    for (int i = 0; i < F->ns + (F->hline > 0); i++) {
+        int hl = i == F->ns, n = hl ? 2 : F->s[i].n;
+        double px = 0, py = 0;
+        int have = 0;
+        for (int k = 0; k < n; k++) {
+            double x = hl ? r[k ? 1 : 0] : F->s[i].x[k], y = hl ? F->hline : F->s[i].y[k];
+            if (!usable(F, x, y)) {
+                have = 0;
+                continue;
+            }
+            double fx = frac(x, r[0], r[1], F->logx), fy = frac(y, ylo, yhi, F->logy);
+            int steps = have && !F->s[i < F->ns ? i : 0].points ? 12 : 1;
+            for (int j = 1; j <= steps; j++) {   /* along the segment from the last point */
+                double t = (double)j / steps;
+                double qx = steps > 1 ? px + t * (fx - px) : fx, qy = steps > 1 ? py + t * (fy - py) : fy;
+                for (int c = 0; c < 9; c++) {
+                    double x0 = ax[c % 3] - w * ax[c % 3], y0 = ay[c / 3] - h * ay[c / 3];
+                    cnt[c] += c != 4 && qx >= x0 - 0.02 && qx <= x0 + w + 0.02 &&
+                              qy >= y0 - 0.03 && qy <= y0 + h + 0.03;
+                }
+            }
+            px = fx;
+            py = fy;
+            have = 1;
+        }
+    }
+    int best = 2;                                   /* top right unless another is emptier */
+    static const int order[8] = {2, 0, 8, 6, 1, 7, 5, 3};
+    for (int k = 0; k < 8; k++)
+        if (cnt[order[k]] < cnt[best]) best = order[k];
+    if (cnt[best] > 0 && F->kind != BENCH_FIG_BOXES) {   /* room below for the key */
+        *extend = 1;
+        best = 8;
+    }
+    snprintf(out, len, "at graph %.2f, graph %.2f %s %s", ax[best % 3] + (best % 3 == 0 ? 0.01 : best % 3 == 2 ? -0.01 : 0),
+             ay[best / 3] + (best / 3 == 0 ? -0.01 : best / 3 == 2 ? 0.01 : 0), hj[best % 3],
+             vj[best / 3]);
 }
 
 /* markers-only series named beside their marker (left of it in the right half) */
@@ -463,7 +499,7 @@ static void point_labels(FILE *f, const bench_fig *F, const double r[4])
 
 static void terminal_png(FILE *f, const char *base)
 {
-    fprintf(f, "set terminal pngcairo size 1020,720 font 'Helvetica,24' linewidth 3 "
+    fprintf(f, "set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 "
                "noenhanced\nset output '%s.png'\n", base);
 }
 
@@ -518,13 +554,26 @@ int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_
     fprintf(f, "set ylabel %s\n", q);
     double r[4];
     ranges(F, r);
-    int keyed = F->hline > 0;
-    for (int i = 0; i < F->ns; i++)
-        keyed |= F->s[i].title[0] && !(F->label_points && F->s[i].points);
-    if (keyed)
+    int nent = F->hline > 0, maxlen = F->hline_title ? (int)strlen(F->hline_title) : 0;
+    for (int i = 0; i < F->ns; i++) {
+        if (!F->s[i].title[0] || (F->label_points && F->s[i].points) || grp[i] != i) continue;
+        int l = 0;
+        for (int j = i; j < F->ns; j++)
+            if (grp[j] == i) l += (int)strlen(F->s[j].title) + (j > i ? 3 : 0);
+        nent++;
+        maxlen = l > maxlen ? l : maxlen;
+    }
+    if (nent) {
+        char where[96];
+        int extend = 0;
+        if (F->key) snprintf(where, sizeof where, "%s", F->key);
+        else key_place(F, r, nent, maxlen, where, sizeof where, &extend);
+        if (extend && F->logy) r[2] /= pow(10.0, ceil((nent * 9.5 + 6) / 125.0 *
+                                                      log10(r[3] / r[2]) / (1 - (nent * 9.5 + 6) / 125.0)));
+        else if (extend) r[2] -= (r[3] - r[2]) * (nent * 9.5 + 6) / (125.0 - nent * 9.5 - 6);
         fprintf(f, "set key inside %s opaque box lc rgb '#808080' samplen 2.5 spacing 1.1\n",
-                F->key ? F->key : key_corner(F, r));
-    else fprintf(f, "unset key\n");
+                where);
+    } else fprintf(f, "unset key\n");
     axes(f, F, r);
     point_labels(f, F, r);
     if (F->extra) fprintf(f, "%s", F->extra);
