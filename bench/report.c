@@ -436,7 +436,8 @@ static void key_place(const bench_fig *F, const double r[4], int nent, int maxle
     static const double ax[3] = {0.0, 0.5, 1.0}, ay[3] = {1.0, 0.5, 0.0};
     static const char *const hj[3] = {"left", "center", "right"};
     static const char *const vj[3] = {"top", "center", "bottom"};
-    double w = fmin(0.95, (maxlen * 4.4 + 35) / 200.0), h = fmin(0.95, (nent * 9.5 + 6) / 125.0);
+    double w = fmin(0.95, (maxlen * 4.4 + 35) / 200.0);
+    double h = fmin(0.95, (nent * 9.5 + 6) / 125.0);
     long cnt[9] = {0};
     double ylo = r[2], yhi = r[3];
     *extend = 0;
@@ -458,7 +459,8 @@ static void key_place(const bench_fig *F, const double r[4], int nent, int maxle
             int steps = have && !F->s[i < F->ns ? i : 0].points ? 12 : 1;
             for (int j = 1; j <= steps; j++) {   /* along the segment from the last point */
                 double t = (double)j / steps;
-                double qx = steps > 1 ? px + t * (fx - px) : fx, qy = steps > 1 ? py + t * (fy - py) : fy;
+                double qx = steps > 1 ? px + t * (fx - px) : fx;
+                double qy = steps > 1 ? py + t * (fy - py) : fy;
                 for (int c = 0; c < 9; c++) {
                     double x0 = ax[c % 3] - w * ax[c % 3], y0 = ay[c / 3] - h * ay[c / 3];
                     cnt[c] += c != 4 && qx >= x0 - 0.02 && qx <= x0 + w + 0.02 &&
@@ -478,9 +480,9 @@ static void key_place(const bench_fig *F, const double r[4], int nent, int maxle
         *extend = 1;
         best = 8;
     }
-    snprintf(out, len, "at graph %.2f, graph %.2f %s %s", ax[best % 3] + (best % 3 == 0 ? 0.01 : best % 3 == 2 ? -0.01 : 0),
-             ay[best / 3] + (best / 3 == 0 ? -0.01 : best / 3 == 2 ? 0.01 : 0), hj[best % 3],
-             vj[best / 3]);
+    static const double inset[3] = {0.01, 0.0, -0.01};   /* off the border */
+    snprintf(out, len, "at graph %.2f, graph %.2f %s %s", ax[best % 3] + inset[best % 3],
+             ay[best / 3] - inset[best / 3], hj[best % 3], vj[best / 3]);
 }
 
 /* markers-only series named beside their marker (left of it in the right half) */
@@ -522,26 +524,79 @@ static void series_style(FILE *f, const bench_fig *F, int i, int k, int npts,
     }
 }
 
+/* the key: its entries (merged groups once), its place, and room made for it in r */
+static void key(FILE *f, const bench_fig *F, const int *grp, double r[4])
+{
+    int nent = F->hline > 0, maxlen = F->hline_title ? (int)strlen(F->hline_title) : 0;
+    for (int i = 0; i < F->ns; i++) {
+        if (!F->s[i].title[0] || (F->label_points && F->s[i].points) || grp[i] != i) continue;
+        int l = 0;
+        for (int j = i; j < F->ns; j++)
+            if (grp[j] == i) l += (int)strlen(F->s[j].title) + (j > i ? 3 : 0);
+        nent++;
+        maxlen = l > maxlen ? l : maxlen;
+    }
+    if (!nent) {
+        fprintf(f, "unset key\n");
+        return;
+    }
+    char where[96];
+    int extend = 0;
+    double h = (nent * 9.5 + 6) / 125.0;   /* the key's share of the plot's height */
+    if (F->key) snprintf(where, sizeof where, "%s", F->key);
+    else key_place(F, r, nent, maxlen, where, sizeof where, &extend);
+    if (extend && F->logy) r[2] /= pow(10.0, ceil(h * log10(r[3] / r[2]) / (1 - h)));
+    else if (extend) r[2] -= (r[3] - r[2]) * h / (1 - h);
+    fprintf(f, "set key inside %s opaque box lc rgb '#808080' samplen 2.5 spacing 1.1\n", where);
+}
+
+/* the plot command: one entry per group of coincident series, then the horizontal line */
+static void plot_command(FILE *f, const bench_fig *F, const int *grp, bench_style style)
+{
+    char q[1100];
+    fprintf(f, "plot \\\n");
+    int drawn = 0;
+    for (int i = 0; i < F->ns; i++) {
+        if (grp[i] != i) continue;
+        char title[1024];
+        size_t tl = (size_t)snprintf(title, sizeof title, "%s", F->s[i].title);
+        for (int j = i + 1; j < F->ns; j++)
+            if (grp[j] == i && tl < sizeof title)
+                tl += (size_t)snprintf(title + tl, sizeof title - tl, " = %s", F->s[j].title);
+        bench_gp_quote(title, q, sizeof q);
+        int npts = 0;
+        for (int k = 0; k < F->s[i].n; k++) npts += usable(F, F->s[i].x[k], F->s[i].y[k]);
+        npts = npts > BENCH_FIG_POINTS ? BENCH_FIG_POINTS : npts;
+        fprintf(f, "%s  '%s.csv' index %d using 2:3 ", drawn ? ", \\\n" : "", F->base, i);
+        series_style(f, F, i, drawn, npts, style);
+        if ((F->kind == BENCH_FIG_BOXES && i == 0 && !F->s[i].title[0]) ||
+            (F->label_points && F->s[i].points))
+            fprintf(f, " notitle");
+        else fprintf(f, " title %s", q);
+        drawn++;
+    }
+    if (F->hline > 0) {
+        bench_gp_quote(F->hline_title ? F->hline_title : "", q, sizeof q);
+        fprintf(f, ", \\\n  %.6e with lines lw 1 dt 3 lc rgb '#606060' title %s", F->hline, q);
+    }
+    fprintf(f, "\n");
+}
+
 int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_style style)
 {
     char msg[8400], path[BENCH_PATH + 128], q[512];
-    if (bench_mkdir_p(dir, msg, sizeof msg) != 0 || write_data(F, dir, msg, sizeof msg) != 0) {
-        bench_error(cmd, "%s", msg);
-        return -1;
-    }
     int *grp = malloc((size_t)(F->ns + 1) * sizeof(int));
-    if (!grp) {
-        bench_error(cmd, "out of memory");
-        return -1;
-    }
-    bench_fig_groups(F, grp);
-    snprintf(path, sizeof path, "%s/%s.gp", dir, F->base);
     bench_out o;
-    if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
+    snprintf(path, sizeof path, "%s/%s.gp", dir, F->base);
+    if (!grp) snprintf(msg, sizeof msg, "out of memory");
+    if (!grp || bench_mkdir_p(dir, msg, sizeof msg) != 0 ||
+        write_data(F, dir, msg, sizeof msg) != 0 ||
+        bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
         free(grp);
         return -1;
     }
+    bench_fig_groups(F, grp);
     FILE *f = o.f;
     fprintf(f, "# %s: lcpbench figure; data in %s.csv (series,x,y; one block per series).\n"
                "# Redraw with `gnuplot %s.gp' in this folder.  Style: %s.\n", F->base, F->base,
@@ -554,26 +609,7 @@ int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_
     fprintf(f, "set ylabel %s\n", q);
     double r[4];
     ranges(F, r);
-    int nent = F->hline > 0, maxlen = F->hline_title ? (int)strlen(F->hline_title) : 0;
-    for (int i = 0; i < F->ns; i++) {
-        if (!F->s[i].title[0] || (F->label_points && F->s[i].points) || grp[i] != i) continue;
-        int l = 0;
-        for (int j = i; j < F->ns; j++)
-            if (grp[j] == i) l += (int)strlen(F->s[j].title) + (j > i ? 3 : 0);
-        nent++;
-        maxlen = l > maxlen ? l : maxlen;
-    }
-    if (nent) {
-        char where[96];
-        int extend = 0;
-        if (F->key) snprintf(where, sizeof where, "%s", F->key);
-        else key_place(F, r, nent, maxlen, where, sizeof where, &extend);
-        if (extend && F->logy) r[2] /= pow(10.0, ceil((nent * 9.5 + 6) / 125.0 *
-                                                      log10(r[3] / r[2]) / (1 - (nent * 9.5 + 6) / 125.0)));
-        else if (extend) r[2] -= (r[3] - r[2]) * (nent * 9.5 + 6) / (125.0 - nent * 9.5 - 6);
-        fprintf(f, "set key inside %s opaque box lc rgb '#808080' samplen 2.5 spacing 1.1\n",
-                where);
-    } else fprintf(f, "unset key\n");
+    key(f, F, grp, r);
     axes(f, F, r);
     point_labels(f, F, r);
     if (F->extra) fprintf(f, "%s", F->extra);
@@ -582,33 +618,8 @@ int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_
         bench_gp_quote(F->title, q, sizeof q);
         fprintf(f, "set title %s\n", q);
     }
-    fprintf(f, "plot \\\n");
-    int first = 1, drawn = 0;
-    for (int i = 0; i < F->ns; i++) {
-        if (grp[i] != i) continue;
-        char title[1024];
-        size_t tl = (size_t)snprintf(title, sizeof title, "%s", F->s[i].title);
-        for (int j = i + 1; j < F->ns; j++)
-            if (grp[j] == i && tl < sizeof title)
-                tl += (size_t)snprintf(title + tl, sizeof title - tl, " = %s", F->s[j].title);
-        bench_gp_quote(title, q, sizeof q);
-        int npts = 0;
-        for (int k = 0; k < F->s[i].n; k++) npts += usable(F, F->s[i].x[k], F->s[i].y[k]);
-        npts = npts > BENCH_FIG_POINTS ? BENCH_FIG_POINTS : npts;
-        fprintf(f, "%s  '%s.csv' index %d using 2:3 ", first ? "" : ", \\\n", F->base, i);
-        series_style(f, F, i, drawn, npts, style);
-        if ((F->kind == BENCH_FIG_BOXES && i == 0 && !F->s[i].title[0]) ||
-            (F->label_points && F->s[i].points))
-            fprintf(f, " notitle");
-        else fprintf(f, " title %s", q);
-        first = 0;
-        drawn++;
-    }
-    if (F->hline > 0) {
-        bench_gp_quote(F->hline_title ? F->hline_title : "", q, sizeof q);
-        fprintf(f, ", \\\n  %.6e with lines lw 1 dt 3 lc rgb '#606060' title %s", F->hline, q);
-    }
-    fprintf(f, "\nunset title\n"
+    plot_command(f, F, grp, style);
+    fprintf(f, "unset title\n"
                "set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 "
                "noenhanced\nset output '%s.pdf'\nreplot\nunset output\n", F->base);
     free(grp);

@@ -107,7 +107,7 @@ typedef enum bench_style { BENCH_STYLE_PAPER = 0, BENCH_STYLE_MONO } bench_style
 /* "paper" or "mono"; 0, or -1 with one error line (cmd: --style: ...) */
 int bench_style_parse(const char *cmd, const char *s, bench_style *style);
 
-enum { BENCH_FIG_POINTS = 400 };
+enum { BENCH_FIG_POINTS = 250 };
 
 typedef enum bench_fig_kind {
     BENCH_FIG_LINES = 0,   /* lines with a marker every few points */

@@ -133,8 +133,8 @@ static void md_table(FILE *f, const ode_data *D)
 
 enum { NCLAIM = NSC * NORD + NSC };
 
-/* st: the statements' text (the caller's) */
-static void claims(const ode_data *D, bench_claim *cl, char (*st)[96])
+/* st, id: the statements' and ids' text (the caller's) */
+static void claims(const ode_data *D, bench_claim *cl, char (*st)[96], char (*id)[48])
 {
     for (int s = 0; s < NSC; s++) {
         for (int o = 0; o < NORD; o++) {
@@ -142,7 +142,8 @@ static void claims(const ode_data *D, bench_claim *cl, char (*st)[96])
             memset(c, 0, sizeof *c);
             snprintf(st[s * NORD + o], sizeof st[0], "%s, %s order: ODE's omega = 1.3 "
                      "converges faster than omega = 1", sc[s], ord[o]);
-            c->id = "ode-omega-1.3";
+            snprintf(id[s * NORD + o], 48, "ode-omega-1.3-%s-%s", sc[s], ord[o]);
+            c->id = id[s * NORD + o];
             c->kind = BENCH_FINDING;
             c->source = "this suite, on ODE quickstep's default over-relaxation (1.3)";
             c->statement = st[s * NORD + o];
@@ -165,7 +166,8 @@ static void claims(const ode_data *D, bench_claim *cl, char (*st)[96])
         }
         bench_claim *c = &cl[NSC * NORD + s];
         memset(c, 0, sizeof *c);
-        c->id = "ode-reshuffle";
+        snprintf(id[NSC * NORD + s], 48, "ode-reshuffle-%s", sc[s]);
+        c->id = id[NSC * NORD + s];
         c->kind = BENCH_FINDING;
         c->source = "this suite, on ODE quickstep's reshuffling every 8 sweeps";
         c->statement = s == 0 ? "pool: reshuffling every 8 sweeps is faster than the natural "
@@ -211,8 +213,8 @@ int bench_table_ode_sor(const bench_table_ctx *t)
         return 1;
     }
     bench_claim cl[NCLAIM];
-    char st[NSC * NORD][96];
-    claims(D, cl, st);
+    char st[NSC * NORD][96], id[NCLAIM][48];
+    claims(D, cl, st, id);
     if (write_csv(t, D) || bench_claims_csv(t->cmd, t->out, t->force, cl, NCLAIM)) rc = 1;
     for (int s = 0; s < NSC; s++) rc |= figure(t, s, D);
     bench_out o;

@@ -315,7 +315,8 @@ static int figures(const bench_table_ctx *t, scene_out *so)
     F.s = S;
     if (!rc) rc = bench_fig_write(t->cmd, dir, &F, t->style) < 0;
     for (int k = 0; k < 3; k++) free(x[k]);
-    /* their Figure 3: the histogram, each heuristic a marker in a row of its own above it, named beside it */
+    /* their Figure 3: the histogram, each heuristic a marker in a row of its own above it,
+     * named beside it */
     double hx[CAP + 2], hy[CAP + 2], mx[NHEUR + 1], my[NHEUR + 1], top = 1;
     char names[NHEUR + 1][64];
     for (int v = 0; v <= CAP + 1; v++) {

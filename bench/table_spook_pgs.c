@@ -178,7 +178,7 @@ static int figures(const bench_table_ctx *t, const spook *S)
     F.base = "spook-pgs-error";
     F.title = "spheres: error against the reference";
     F.xlabel = "PGS sweeps k";
-    F.ylabel = "relative error ||z - zref||_inf / max(1, ||zref||_inf) (w alike)";
+    F.ylabel = "relative error of z and w (inf-norm)";
     F.logy = 1;
     F.hline = 0.1;
     F.hline_title = "10%";
