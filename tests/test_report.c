@@ -151,7 +151,8 @@ static void claims(const char *dir)
     bench_csv T;
     snprintf(path, sizeof path, "%s/claims.csv", dir);
     int rd = bench_csv_read(path, &T, msg, sizeof msg);
-    int cv = rd == 0 ? bench_csv_col(&T, "verdict") : -1, cs = rd == 0 ? bench_csv_col(&T, "statement") : -1;
+    int cv = rd == 0 ? bench_csv_col(&T, "verdict") : -1;
+    int cs = rd == 0 ? bench_csv_col(&T, "statement") : -1;
     ok(rd == 0 && T.nrow == 5 && !strcmp(bench_csv_get(&T, 1, cv), "did not hold") &&
            !strcmp(bench_csv_get(&T, 3, cs), "equal, \"exactly\""),
        "claims: claims.csv reads back with verdicts and quoted statements");
