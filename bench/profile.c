@@ -86,7 +86,6 @@ static int figure(const char *dir, const char *base, const prof *P, const double
     F.xlabel = xlabel;
     F.ylabel = "fraction of instances";
     F.kind = BENCH_FIG_STEPS;
-    F.key = "bottom right";
     F.extra = "set yrange [0:1.05]\n";
     F.ns = P->ns;
     F.s = S;

@@ -429,7 +429,8 @@ static double frac(double v, double lo, double hi, int lg)
 /* Where the key covers the fewest data: 8 places inside the plot (corners, edge middles),
  * the key's box estimated from its entries (8 pt text on a plot about 200 x 125 pt), data
  * sampled along the drawn segments.  *extend is set when every place covers data: the
- * caller then makes room below (log y: one decade; linear: a third). */
+ * caller then makes room for the key below the data (step functions: right of them) and
+ * puts it in the bottom right corner. */
 static void key_place(const bench_fig *F, const double r[4], int nent, int maxlen,
                       char *out, size_t len, int *extend)
 {
@@ -545,7 +546,10 @@ static void key(FILE *f, const bench_fig *F, const int *grp, double r[4])
     double h = (nent * 9.5 + 6) / 125.0;   /* the key's share of the plot's height */
     if (F->key) snprintf(where, sizeof where, "%s", F->key);
     else key_place(F, r, nent, maxlen, where, sizeof where, &extend);
-    if (extend && F->logy) r[2] /= pow(10.0, ceil(h * log10(r[3] / r[2]) / (1 - h)));
+    double w = fmin(0.95, (maxlen * 4.4 + 35) / 200.0);   /* and of its width */
+    if (extend && F->kind == BENCH_FIG_STEPS && !F->logx)  /* profiles: room on the right */
+        r[1] += (r[1] - r[0]) * w / (1 - w);
+    else if (extend && F->logy) r[2] /= pow(10.0, ceil(h * log10(r[3] / r[2]) / (1 - h)));
     else if (extend) r[2] -= (r[3] - r[2]) * h / (1 - h);
     fprintf(f, "set key inside %s opaque box lc rgb '#808080' samplen 2.5 spacing 1.1\n", where);
 }
