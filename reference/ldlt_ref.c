@@ -62,6 +62,15 @@
  * partition without violator, the coupled problem is solved to rounding (1e-16 to 1e-14
  * on the scene instances instead of 1e-12); otherwise the rounds go on.
  *
+ * SYMMETRIC TO ROUNDING.  A assembled in floating point (J^T M^-1 J) is often symmetric
+ * only to rounding.  When its relative asymmetry  max|A - A^T| / max|A|  is at most
+ * opt->sym_tol (default 1e-12; reported in info->asymmetry), the backend factors the
+ * symmetric part  As = (A + A^T) / 2  while every w (the refinement's residual, the
+ * violators, the final check) is computed with A itself: the factor of As_FF is then a
+ * preconditioner of A_FF for the refinement, which converges at the rate
+ * ||As_FF^-1 (A - As)_FF|| (cond(A_FF) times the asymmetry), so the answer is that of A.
+ * Above the tolerance: LCP_ERR_NEEDS_SYMMETRIC.
+ *
  * SEMI-DEFINITE A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Every factorisation's pivots
  * are checked: d_k <= 1e-10 A_kk marks a dependent row.  From then on the method solves the
@@ -82,7 +91,7 @@
  * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
  * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
  * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
- * with info->row.  Non-symmetric A: LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
+ * with info->row.  Non-symmetric A (above opt->sym_tol): LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
  * warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
@@ -128,9 +137,10 @@
 enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
 
 typedef struct ref_ctx {
-    const lcp_problem *P;
+    const lcp_problem *P; /* the problem as given: every w and residual uses its A */
     int m;
-    ref_backend be;
+    ref_backend be;      /* factors of A's symmetric part (A itself when symmetric) */
+    lcp_csr As;          /* (A + A^T) / 2 when A is symmetric only to rounding, else empty */
     double *diag;        /* m: A_ii */
     double *lo, *hi;     /* m: bounds frozen for the current round */
     signed char *state;  /* m: ST_FREE / ST_LO / ST_HI */
@@ -948,6 +958,35 @@ static double ref_bounds(ref_ctx *C, const double *z, double theta, double *scal
     return change;
 }
 
+/* S = (A + A^T) / 2 on the union of the two patterns, and the relative asymmetry
+ * *asym = max|A - A^T| / max|A| (0 for a zero matrix).  O(nnz). */
+static lcp_status ref_sympart(const lcp_csr *A, lcp_csr *S, double *asym)
+{
+    lcp_csr T;
+    int m = A->nrow;
+    memset(&T, 0, sizeof T);
+    lcp_status st = lcp_csr_transpose(A, &T);
+    if (st == LCP_OK) st = lcp_csr_alloc(S, m, m, LCP_CSR_NNZ(A) + LCP_CSR_NNZ(&T));
+    double dmax = 0.0, amax = 0.0;
+    int n = 0;
+    for (int i = 0; st == LCP_OK && i < m; i++) {      /* merge row i of A and of A^T */
+        int a = A->p[i], ae = A->p[i + 1], t = T.p[i], te = T.p[i + 1];
+        while (a < ae || t < te) {
+            int ja = a < ae ? A->j[a] : m, jt = t < te ? T.j[t] : m;
+            int j = ja < jt ? ja : jt;
+            double x = ja == j ? A->x[a++] : 0.0, y = jt == j ? T.x[t++] : 0.0;
+            amax = fmax(amax, fabs(x));
+            dmax = fmax(dmax, fabs(x - y));
+            S->j[n] = j;
+            S->x[n++] = 0.5 * (x + y);
+        }
+        S->p[i + 1] = n;
+    }
+    lcp_csr_free(&T);
+    *asym = amax > 0.0 ? dmax / amax : 0.0;
+    return st;
+}
+
 /* Validate the data the method reads; LCP_OK or the status and *row. */
 static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const double *z,
                             int *row)
@@ -968,7 +1007,6 @@ static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const 
             return LCP_ERR_ARG;
     }
     *row = -1;
-    if (!P->symmetric && !lcp_csr_is_symmetric(A)) return LCP_ERR_NEEDS_SYMMETRIC;
     return LCP_OK;
 }
 
@@ -994,6 +1032,14 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     if (m == 0) goto finish;
     st = ref_check(P, opt, z, &C.row);
     if (st != LCP_OK) goto finish;
+    if (!P->symmetric && !lcp_csr_is_symmetric(&P->A)) { /* symmetric to rounding? */
+        st = ref_sympart(&P->A, &C.As, &info->asymmetry);
+        if (st != LCP_OK) goto finish;
+        if (!(info->asymmetry <= opt->sym_tol)) {
+            st = LCP_ERR_NEEDS_SYMMETRIC;
+            goto finish;
+        }
+    }
 
     C.diag = lcp_malloc((size_t)m, sizeof *C.diag);
     C.lo = lcp_malloc((size_t)m, sizeof *C.lo);
@@ -1015,8 +1061,9 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         goto finish;
     }
     lcp_csr_diag(&P->A, C.diag);
-    st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, &P->A, C.diag)
-                                  : ref_cholmod_create(&C.be, &P->A, C.diag, ro->full_pattern);
+    const lcp_csr *Af = C.As.p ? &C.As : &P->A;      /* what is factored */
+    st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, Af, C.diag)
+                                  : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern);
     if (st != LCP_OK) goto finish;
     have_be = 1;
     for (int i = 0; i < m; i++) C.qinf = fmax(C.qinf, fabs(P->q[i]));
@@ -1095,6 +1142,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
 
 finish:
     if (have_be) C.be.destroy(&C.be);
+    lcp_csr_free(&C.As);
     info->status = st;
     info->iterations = C.iterations;
     info->pivots = C.pivots;

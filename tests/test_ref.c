@@ -415,6 +415,76 @@ static void test_contact_box(int nb, int nc, uint64_t seed)
     lcp_problem_free(&P);
 }
 
+/* Multiply every stored entry above the diagonal by 1 + rel u, u uniform in [-1, 1]: A is
+ * then symmetric only to rounding (as J^T M^-1 J assembled in floating point). */
+static void perturb(lcp_problem *P, double rel, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (int i = 0; i < P->m; i++)
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
+            if (P->A.j[k] > i) P->A.x[k] *= 1.0 + rel * (2.0 * tp_unif(&s) - 1.0);
+    P->symmetric = 0;
+}
+
+/* Symmetric to rounding: accepted (asymmetry reported, at most options.sym_tol), pivoted
+ * with the symmetric part, and the answer exact for A itself (known solution built with the
+ * perturbed A; friction coupling residual on A). */
+static void test_nearsym(void)
+{
+    lcp_problem P;
+    lcp_info info;
+    int m = 300;
+    mk_random(&P, m, m, 3, 0.1, 71);
+    perturb(&P, 8e-13, 72);
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    double *w = malloc(sizeof(double) * (size_t)m);
+    tp_known(&P, zs, 73);
+    const lcp_solver *s = lcp_solver_find("ldlt-ref");
+    lcp_options opt;
+    lcp_options_default(&opt);
+    ok(lcp_solver_supports(s, &P) == LCP_OK && !lcp_csr_is_symmetric(&P.A),
+       "ref/nearsym-registry-accepts");
+    lcp_status st = lcp_solve(s, &P, &opt, z, &info);
+    lcp_residuals R;
+    lcp_residual(&P, z, w, &R);
+    double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && info.asymmetry > 0.0 && info.asymmetry <= 1e-12 && d <= 1e-12 &&
+           R.rinf <= 1e-13 * fmax(1.0, inf_norm(P.q, m)) && info.residual_inf == R.rinf,
+       "ref/nearsym-known-m%d-exact-on-A", m);
+    tap_diag("near-symmetric m=%d: %s, asymmetry %.3g, |z - z*| %.3g, ||r||_inf on A %.3g", m,
+             lcp_status_str(st), info.asymmetry, d, R.rinf);
+    st = solve(&P, REF_DENSE, 1, -1, 0, 0, z, &info, NULL);
+    d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-12, "ref/nearsym-dense-known-m%d", m);
+    opt.sym_tol = 1e-15;                        /* a tighter tolerance refuses it */
+    st = lcp_solve(s, &P, &opt, z, &info);
+    ok(st == LCP_ERR_NEEDS_SYMMETRIC && info.asymmetry > 1e-15, "ref/nearsym-above-sym-tol");
+    free(zs);
+    free(z);
+    free(w);
+    lcp_problem_free(&P);
+    /* friction coupling (coupled pivoting's GMRES uses A's rows) */
+    if (tp_contact(&P, 6, 30, 60, 2, 0.5, 1e-4, 32) != 0) {
+        ok(0, "ref/nearsym-findex (setup)");
+        lcp_problem_free(&P);
+        return;
+    }
+    m = P.m;
+    perturb(&P, 1e-12, 74);
+    z = malloc(sizeof(double) * (size_t)m);
+    w = malloc(sizeof(double) * (size_t)m);
+    ref_stats rs;
+    st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    lcp_residual(&P, z, w, &R);
+    ok(st == LCP_OK && R.rinf <= 1e-13 * fmax(1.0, inf_norm(P.q, m)) && info.asymmetry > 0.0,
+       "ref/nearsym-findex-m%d-exact-on-A", m);
+    tap_diag("near-symmetric findex m=%d: %s, asymmetry %.3g, ||r||_inf %.3g, coupled %ld", m,
+             lcp_status_str(st), info.asymmetry, R.rinf, rs.coupled_steps);
+    free(z);
+    free(w);
+    lcp_problem_free(&P);
+}
+
 /* The interior-point phase forced on (ro.ipm = 1: it runs after the first block step that
  * leaves violators), on the problems above: the answers must not change.  Also: the auto
  * rule starts it on a contact problem where block steps stall, and the answer is exact. */
@@ -688,6 +758,7 @@ int main(void)
     test_findex(30, 60, 32);
     test_ipm();
     test_pivot_cap();
+    test_nearsym();
     ok(n_leaks == 0, "ref/malloc-count-balanced (%ld solves)", n_solves);
     return tap_done();
 }
