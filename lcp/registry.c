@@ -27,6 +27,9 @@ static const lcp_solver registry[] = {
      0, lcp_solve_mgs},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
      LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref},
+    {"lemke-ref", "Lemke's method, lexicographic, dense basis inverse: any A (reference for "
+     "non-symmetric A)", LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT | LCP_DENSE,
+     lcp_solve_lemke_ref},
 };
 
 const lcp_solver *lcp_solvers(int *count)

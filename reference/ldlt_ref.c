@@ -69,7 +69,11 @@
  * violators, the final check) is computed with A itself: the factor of As_FF is then a
  * preconditioner of A_FF for the refinement, which converges at the rate
  * ||As_FF^-1 (A - As)_FF|| (cond(A_FF) times the asymmetry), so the answer is that of A.
- * Above the tolerance: LCP_ERR_NEEDS_SYMMETRIC.
+ * Above the tolerance (or with ref_options.backend REF_LEMKE: the registered `lemke-ref')
+ * each round's boxed problem is solved by Lemke's method instead (lemke_ref.c: dense, any
+ * A, the box by the standard reformulation; no factorisation, no coupled pivoting), inside
+ * the same friction rounds and the same final check; a ray gives LCP_ERR_NO_SOLUTION and a
+ * reformulated size beyond LEMKE_MAX_N LCP_ERR_TOO_LARGE.
  *
  * SEMI-DEFINITE A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Every factorisation's pivots
@@ -91,7 +95,7 @@
  * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
  * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
  * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
- * with info->row.  Non-symmetric A (above opt->sym_tol): LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
+ * with info->row.  Non-symmetric A (above opt->sym_tol): Lemke's method, as above.  Non-finite data (q, A, bounds,
  * warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
@@ -931,6 +935,21 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     return st;
 }
 
+/* The boxed problem with the frozen bounds by Lemke's method (lemke_ref.c): any A, no
+ * partition kept between rounds (each round starts Lemke afresh; the pivot cap applies to
+ * each round). */
+static lcp_status ref_lemke(ref_ctx *C, double *z)
+{
+    long piv = 0;
+    int row = -1;
+    lcp_status st = ref_lemke_box(C->P, C->lo, C->hi, C->max_pivots, z, &piv, &row);
+    C->pivots += piv;
+    C->iterations++;
+    C->nf = 0;                                      /* z is within the frozen bounds */
+    if (st != LCP_OK) C->row = row;
+    return st;
+}
+
 /* Freeze the bounds at z (friction coupling); returns max |change| and its row.  A row
  * whose bounds open from lo = hi (its normal impulse left zero) starts free (sticking). */
 static double ref_bounds(ref_ctx *C, const double *z, double theta, double *scale, int *row)
@@ -1016,7 +1035,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     ref_options rdef;
     ref_ctx C;
     lcp_status st = LCP_OK;
-    int settled = 1, nonunique = 0, rounds = 0, have_be = 0;
+    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke;
     memset(&C, 0, sizeof C);
     if (stats) memset(stats, 0, sizeof *stats);
     if (info) lcp_info_init(info);
@@ -1026,6 +1045,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         ro = &rdef;
     }
     int m = P->m;
+    lemke = ro->backend == REF_LEMKE;
     C.P = P;
     C.m = m;
     C.row = -1;
@@ -1035,10 +1055,8 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     if (!P->symmetric && !lcp_csr_is_symmetric(&P->A)) { /* symmetric to rounding? */
         st = ref_sympart(&P->A, &C.As, &info->asymmetry);
         if (st != LCP_OK) goto finish;
-        if (!(info->asymmetry <= opt->sym_tol)) {
-            st = LCP_ERR_NEEDS_SYMMETRIC;
-            goto finish;
-        }
+        if (!(info->asymmetry <= opt->sym_tol)) lemke = 1;  /* no: Lemke's method */
+        if (lemke) lcp_csr_free(&C.As);
     }
 
     C.diag = lcp_malloc((size_t)m, sizeof *C.diag);
@@ -1062,10 +1080,12 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     }
     lcp_csr_diag(&P->A, C.diag);
     const lcp_csr *Af = C.As.p ? &C.As : &P->A;      /* what is factored */
-    st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, Af, C.diag)
-                                  : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern);
-    if (st != LCP_OK) goto finish;
-    have_be = 1;
+    if (!lemke) {
+        st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, Af, C.diag)
+                                      : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern);
+        if (st != LCP_OK) goto finish;
+        have_be = 1;
+    }
     for (int i = 0; i < m; i++) C.qinf = fmax(C.qinf, fabs(P->q[i]));
     C.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : 50L * m + 1000;
 
@@ -1086,14 +1106,14 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     int tries = 0, held = 0;
     for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
         long piv0 = C.pivots;
-        st = ref_prox(&C, ro, z);
+        st = lemke ? ref_lemke(&C, z) : ref_prox(&C, ro, z);
         if (st != LCP_OK || !P->findex) break;
         double change = ref_bounds(&C, z, theta, &scale, &brow);
         if (change <= REF_SETTLE * scale) break;
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
         prev = change;
         held = C.pivots == piv0 ? held + 1 : 0;
-        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && C.eps == 0.0) {
+        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && C.eps == 0.0 && !lemke) {
             int solved = 0;                 /* the partition held: solve the coupling */
             tries++;
             st = ref_coupled(&C, z, &solved);
@@ -1181,6 +1201,15 @@ lcp_status lcp_solve_ldlt_ref(const lcp_problem *P, const lcp_options *opt, doub
                         lcp_info *info)
 {
     return ref_solve(P, opt, NULL, z, info, NULL);
+}
+
+lcp_status lcp_solve_lemke_ref(const lcp_problem *P, const lcp_options *opt, double *z,
+                                lcp_info *info)
+{
+    ref_options ro;
+    ref_options_default(&ro);
+    ro.backend = REF_LEMKE;
+    return ref_solve(P, opt, &ro, z, info, NULL);
 }
 
 lcp_status lcp_solve_ldlt_dense(const lcp_problem *P, const lcp_options *opt, double *z,

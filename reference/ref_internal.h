@@ -35,4 +35,11 @@ lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *d
                               int full_pattern);
 lcp_status ref_dense_create(ref_backend *be, const lcp_csr *A, const double *diag);
 
+/* lemke_ref.c: the boxed problem lo <= z <= hi (frozen bounds; findex not read) with
+ * w = A z + q, A any square matrix, by Lemke's method on the standard reformulation.  z: the
+ * answer (m entries, within the box); *pivots: Lemke pivots; *row: on LCP_ERR_TOO_LARGE the
+ * size cap.  LCP_OK, LCP_ERR_NO_SOLUTION (ray), LCP_PIVOT_CAP, LCP_ERR_TOO_LARGE, ... */
+lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
+                         long max_pivots, double *z, long *pivots, int *row);
+
 #endif /* REF_INTERNAL_H */
