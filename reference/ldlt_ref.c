@@ -91,12 +91,21 @@
  * LCP_NONUNIQUE.  A zero pivot even with the shift (a zero row: no solution when it is
  * violated) gives LCP_ERR_SINGULAR, a negative one (A indefinite) LCP_ERR_BREAKDOWN.
  *
- * HONESTY.  The final residual is computed with lcp_residual (the library's one residual):
- * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
- * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
- * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
- * with info->row.  Non-symmetric A (above opt->sym_tol): Lemke's method, as above.  Non-finite data (q, A, bounds,
- * warm start): LCP_ERR_FORMAT with the row.
+ * HONESTY.  The final partition is refined until its residual stops falling (ref_polish:
+ * z_F += S^-1 (-w_F) with the factor held, w unshifted, at most REF_POLISH steps; with Lemke
+ * and friction the coupled partition is solved once more by a dense LU, ref_coupled_dense).
+ * The final residual is computed with lcp_residual (the library's one residual): LCP_OK or
+ * LCP_NONUNIQUE only when it is at rounding row by row,
+ *     |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|)   for every i,  REF_ROUND = 16,
+ * (eps = DBL_EPSILON: 16 eps bounds the rounding of the products and sums of a row with a
+ * few tens of entries and leaves room for the refinement's last step; the committed
+ * instances end at 0.2 to 1.1 eps).  Otherwise LCP_PIVOT_CAP (cap on moved indices:
+ * opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED (coupling), LCP_ERR_SINGULAR
+ * (semi-definite and no solution found) or LCP_ERR_BREAKDOWN, with info->row (the row
+ * furthest from rounding).  A usable (positive) status never returns a z worse (||r||_inf)
+ * than the start: the best of the start, each friction round's z and the final z is
+ * returned.  Non-symmetric A (above opt->sym_tol): Lemke's method, as above.  Non-finite
+ * data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
  * GPL) and per interior-point iteration, plus a few solves and products with A (and in
@@ -120,6 +129,7 @@
 #include "ref_internal.h"
 #include "solvers.h"
 
+#include <float.h>
 #include <string.h>
 
 #define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
@@ -135,7 +145,8 @@
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
 #define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */
 #define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */
-#define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
+#define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
+#define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
 #define REF_REFINE 4       /* solve + refinement steps */
 
 enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
@@ -160,6 +171,7 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
+    double *zbest;       /* m: the iterate of smallest ||r||_inf seen (start, rounds) */
     long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
     int iterations;
@@ -1006,6 +1018,45 @@ static lcp_status ref_sympart(const lcp_csr *A, lcp_csr *S, double *asym)
     return st;
 }
 
+/* The final partition refined until its residual stops falling: z_F += S^-1 (-w_F) with the
+ * factor the backend holds (S = A_FF, or A_FF + eps D when shifted: then the steps converge
+ * to a solution of the consistent singular system), w = A z + q unshifted, measured row by
+ * row against (|A||z|)_i + |q_i|; the best z is kept.  Needs the factor of the current F. */
+static lcp_status ref_polish(ref_ctx *C, double *z)
+{
+    const lcp_csr *A = &C->P->A;
+    int nf = C->nf, same = nf > 0 && nf == C->nff && C->eps == C->epsf;
+    for (int t = 0; same && t < nf; t++) same = C->F[t] == C->Ff[t];
+    if (!same) return LCP_OK;
+    double prev = INFINITY;
+    lcp_status st = LCP_OK;
+    for (int k = 0; k <= REF_POLISH; k++) {
+        double rs = 0.0;                                /* max_F |w_i| / s_i */
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double w = C->P->q[i], s = fabs(w);
+            for (int p = A->p[i]; p < A->p[i + 1]; p++) {
+                double v = A->x[p] * z[A->j[p]];
+                w += v;
+                s += fabs(v);
+            }
+            C->b[t] = -w;
+            if (fabs(w) > 0.0) rs = fmax(rs, s > 0.0 ? fabs(w) / s : INFINITY);
+        }
+        if (!(rs < prev)) {                             /* stopped falling: the last z */
+            for (int t = 0; t < nf; t++) z[C->F[t]] -= C->x[t];
+            break;
+        }
+        prev = rs;
+        if (rs == 0.0 || k == REF_POLISH) break;
+        st = C->be.solve(&C->be, C->b, C->x);
+        if (st != LCP_OK) break;
+        for (int t = 0; t < nf; t++) z[C->F[t]] += C->x[t];
+    }
+    ref_w(C, z);
+    return st;
+}
+
 /* Validate the data the method reads; LCP_OK or the status and *row. */
 static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const double *z,
                             int *row)
@@ -1035,7 +1086,8 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     ref_options rdef;
     ref_ctx C;
     lcp_status st = LCP_OK;
-    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke;
+    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke, coupled = 0;
+    double rbest = INFINITY;
     memset(&C, 0, sizeof C);
     if (stats) memset(stats, 0, sizeof *stats);
     if (info) lcp_info_init(info);
@@ -1072,9 +1124,10 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.zo = lcp_malloc((size_t)m, sizeof *C.zo);
     C.wo = lcp_malloc((size_t)m, sizeof *C.wo);
     C.zn = lcp_malloc((size_t)m, sizeof *C.zn);
+    C.zbest = lcp_malloc((size_t)m, sizeof *C.zbest);
     C.nff = -1;
     if (!C.diag || !C.lo || !C.hi || !C.state || !C.F || !C.w || !C.b || !C.x || !C.zc ||
-        !C.Ff || !C.zo || !C.wo || !C.zn) {
+        !C.Ff || !C.zo || !C.wo || !C.zn || !C.zbest) {
         st = LCP_ERR_NOMEM;
         goto finish;
     }
@@ -1090,6 +1143,10 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : 50L * m + 1000;
 
     lcp_start(P, opt, z);                  /* cold: mid(lo_eff, 0, hi_eff); warm: projected */
+    lcp_residuals R;
+    lcp_residual(P, z, C.w, &R);           /* the start: a usable answer is never worse */
+    rbest = R.rinf;
+    memcpy(C.zbest, z, (size_t)m * sizeof *z);
     double scale;
     int brow = -1;
     for (int i = 0; i < m; i++) C.lo[i] = C.hi[i] = 0.0;
@@ -1108,6 +1165,11 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         long piv0 = C.pivots;
         st = lemke ? ref_lemke(&C, z) : ref_prox(&C, ro, z);
         if (st != LCP_OK || !P->findex) break;
+        lcp_residual(P, z, C.zn, &R);      /* the coupled residual of this round's z */
+        if (R.rinf < rbest) {
+            rbest = R.rinf;
+            memcpy(C.zbest, z, (size_t)m * sizeof *z);
+        }
         double change = ref_bounds(&C, z, theta, &scale, &brow);
         if (change <= REF_SETTLE * scale) break;
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
@@ -1117,6 +1179,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             int solved = 0;                 /* the partition held: solve the coupling */
             tries++;
             st = ref_coupled(&C, z, &solved);
+            coupled = solved;
             if (st != LCP_OK || solved) break;
         }
         if (rounds >= REF_MAX_ROUNDS) {
@@ -1125,6 +1188,9 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             break;
         }
     }
+    if (st == LCP_OK && lemke && P->findex) /* the rounds end at 1e-12: the coupling exactly */
+        st = ref_coupled_dense(P, C.lo, C.hi, z, &coupled);
+    if (st == LCP_OK && have_be && !coupled) st = ref_polish(&C, z);
     if (st == LCP_OK && C.eps > 0.0 && C.nf > 0) { /* shifted: is A_FF itself singular? */
         int bad = -1;
         st = C.be.factor(&C.be, C.F, C.nf, 0.0, NULL, REF_TAU, &bad);
@@ -1137,27 +1203,35 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             int i = C.F[t];
             z[i] = lcp_mid(C.lo[i], z[i], C.hi[i]);
         }
-        lcp_residuals R;
         lcp_residual(P, z, C.w, &R);
         info->residual = R.r2;
         info->residual_inf = R.rinf;
-        if (st == LCP_OK && !(R.rinf <= REF_ACCEPT * fmax(1.0, C.qinf))) {
-            double rmax = -1.0;             /* blame the row with the largest residual */
-            for (int i = 0; i < m; i++) {
-                double lo, hi;
-                lcp_row_bounds(P, z, i, &lo, &hi);
-                double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
-                if (!(r <= rmax)) {
-                    rmax = r;
-                    C.row = i;
-                }
+        double rmax = 0.0;                  /* accurate to rounding, row by row */
+        int worst = -1;
+        for (int i = 0; st == LCP_OK && i < m; i++) {
+            double lo, hi, s = fabs(P->q[i]);
+            lcp_row_bounds(P, z, i, &lo, &hi);
+            for (int p = P->A.p[i]; p < P->A.p[i + 1]; p++) s += fabs(P->A.x[p] * z[P->A.j[p]]);
+            double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
+            if (!(r <= REF_ROUND * DBL_EPSILON * s) && !(r / s <= rmax)) {
+                rmax = s > 0.0 ? r / s : INFINITY;
+                worst = i;
             }
+        }
+        if (worst >= 0) {                   /* blame the row furthest from rounding */
+            C.row = worst;
             if (P->findex) settled = 0;
             else st = C.eps > 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
         }
         if (st == LCP_OK && !settled) st = LCP_NOT_SETTLED;
         else if (st == LCP_OK && nonunique) st = LCP_NONUNIQUE;
         else if (st == LCP_OK) C.row = -1;
+    }
+    if (st > 0 && !(info->residual_inf <= rbest)) {  /* usable but worse than seen: the best */
+        memcpy(z, C.zbest, (size_t)m * sizeof *z);
+        lcp_residual(P, z, C.w, &R);
+        info->residual = R.r2;
+        info->residual_inf = R.rinf;
     }
 
 finish:
@@ -1194,6 +1268,7 @@ finish:
     lcp_free(C.zo);
     lcp_free(C.wo);
     lcp_free(C.zn);
+    lcp_free(C.zbest);
     return st;
 }
 

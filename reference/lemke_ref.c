@@ -57,6 +57,8 @@
 #define LEMKE_TIE 1e-12  /* ratio ties, relative to max(1, ||q||_inf) */
 #define LEMKE_CHECK 32   /* drift check every this many pivots */
 #define LEMKE_DRIFT 1e-9 /* re-invert when ||q - B x_B||_inf > LEMKE_DRIFT max(1, ||q||_inf) */
+#define LEMKE_NEAR 1e-9  /* coupled solve: a friction row within this (relative) of a bound of
+                            its normal's impulse slides (the rounds settled to 1e-12) */
 
 typedef struct lemke {
     int n;
@@ -395,6 +397,7 @@ lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *h
         double zi = s[i];
         if (vp[i] >= 0) zi += u[vp[i]];
         if (vm[i] >= 0) zi -= u[vm[i]];
+        if (vv[i] >= 0 && u[vv[i]] > 0.0) zi = hi[i];  /* v_i > 0: u_i = hi_i - lo_i */
         z[i] = lcp_mid(lo[i], zi, hi[i]);
     }
 out:
@@ -405,5 +408,108 @@ out:
     lcp_free(M);
     lcp_free(qq);
     lcp_free(u);
+    return st;
+}
+
+/* The coupled problem on the partition z shows against the frozen bounds lo, hi (at lo, at
+ * hi, or free), solved exactly by a dense LU: free rows have w_i = 0; a friction row at a
+ * bound slides with its normal impulse, z_t = c_t z_n (c_t = P->lo[t] or P->hi[t]) instead
+ * of the frozen value; other bound rows keep their values.  The unknowns z_F solve
+ *     sum_j A_ij z_j + q_i = 0  (i in F),  z_t = c_t z_n(t) substituted,
+ * a non-symmetric |F| x |F| system (dgetrf / dgetrs, refined until the residual stops
+ * falling).  z is replaced only when the coupled residual ||r||_inf (lcp_residual) does
+ * not grow; *improved says whether it was.  |F| > LEMKE_MAX_N or a singular system: z kept.
+ * The frozen-bound rounds converge only linearly (to 1e-12); this ends them exactly. */
+lcp_status ref_coupled_dense(const lcp_problem *P, const double *lo, const double *hi, double *z,
+                             int *improved)
+{
+    const lcp_csr *A = &P->A;
+    int m = P->m, nf = 0;
+    *improved = 0;
+    size_t mm = (size_t)m + 1;
+    int *pos = lcp_malloc(mm, sizeof *pos), *F = lcp_malloc(mm, sizeof *F);
+    lapack_int *ipiv = lcp_malloc(mm, sizeof *ipiv);
+    double *c = lcp_calloc(mm, sizeof *c), *zn = lcp_malloc(mm, sizeof *zn);
+    double *w = lcp_malloc(mm, sizeof *w), *b = lcp_malloc(mm, sizeof *b), *K = NULL;
+    signed char *sl = lcp_calloc(mm, 1);
+    lcp_status st = LCP_OK;
+    if (!pos || !F || !ipiv || !c || !zn || !w || !b || !sl) {
+        st = LCP_ERR_NOMEM;
+        goto out;
+    }
+    for (int i = 0; i < m; i++) {                   /* the partition */
+        double l = lo[i], h = hi[i];
+        pos[i] = -1;
+        zn[i] = z[i];
+        if (P->findex && P->findex[i] >= 0) {       /* friction: near the bounds of z */
+            lcp_row_bounds(P, z, i, &l, &h);
+            double tl = LEMKE_NEAR * fmax(1.0, fabs(l)), th = LEMKE_NEAR * fmax(1.0, fabs(h));
+            if (l < h && fabs(z[i] - l) <= tl) sl[i] = 1;
+            else if (l < h && fabs(z[i] - h) <= th) sl[i] = 2;
+            if (sl[i] || l == h) continue;
+        }
+        if (l < z[i] && z[i] < h) {
+            pos[i] = nf;
+            F[nf++] = i;
+        }
+    }
+    for (int i = 0; P->findex && i < m; i++) {      /* sliding rows with a free normal */
+        int f = P->findex[i];
+        if (sl[i] && f >= 0 && pos[f] >= 0) c[i] = sl[i] == 1 ? P->lo[i] : P->hi[i];
+        else sl[i] = 0;
+    }
+    if (nf == 0 || nf > LEMKE_MAX_N) goto out;
+    K = lcp_calloc((size_t)nf * (size_t)nf, sizeof *K);
+    if (!K) {
+        st = LCP_ERR_NOMEM;
+        goto out;
+    }
+    for (int a = 0; a < nf; a++) {                  /* K = A_FF + A_FS C */
+        int i = F[a];
+        for (int p = A->p[i]; p < A->p[i + 1]; p++) {
+            int j = A->j[p];
+            if (pos[j] >= 0) K[(size_t)a * nf + pos[j]] += A->x[p];
+            else if (sl[j]) K[(size_t)a * nf + pos[P->findex[j]]] += A->x[p] * c[j];
+        }
+    }
+    if (LAPACKE_dgetrf(LAPACK_ROW_MAJOR, nf, nf, K, nf, ipiv) != 0) goto out;
+    for (int a = 0; a < nf; a++) zn[F[a]] = 0.0;
+    double prev = INFINITY;
+    for (int k = 0; k < 8; k++) {                   /* solve, refine while it helps */
+        for (int i = 0; i < m; i++)
+            if (sl[i]) zn[i] = c[i] * zn[P->findex[i]];
+        double rn = 0.0;
+        for (int a = 0; a < nf; a++) {
+            int i = F[a];
+            double s = P->q[i];
+            for (int p = A->p[i]; p < A->p[i + 1]; p++) s += A->x[p] * zn[A->j[p]];
+            b[a] = -s;
+            rn = fmax(rn, fabs(s));
+        }
+        if (k >= 2 && !(rn < 0.5 * prev)) break;
+        prev = rn;
+        if (rn == 0.0) break;
+        if (LAPACKE_dgetrs(LAPACK_ROW_MAJOR, 'N', nf, 1, K, nf, ipiv, b, 1) != 0) break;
+        for (int a = 0; a < nf; a++) zn[F[a]] += b[a];
+    }
+    for (int i = 0; i < m; i++)
+        if (sl[i]) zn[i] = c[i] * zn[P->findex[i]];
+    lcp_residuals R0, R1;
+    lcp_residual(P, z, w, &R0);
+    lcp_residual(P, zn, w, &R1);
+    if (R1.rinf <= R0.rinf) {
+        memcpy(z, zn, (size_t)m * sizeof *z);
+        *improved = 1;
+    }
+out:
+    lcp_free(pos);
+    lcp_free(F);
+    lcp_free(ipiv);
+    lcp_free(c);
+    lcp_free(zn);
+    lcp_free(w);
+    lcp_free(b);
+    lcp_free(K);
+    lcp_free(sl);
     return st;
 }

@@ -42,4 +42,10 @@ lcp_status ref_dense_create(ref_backend *be, const lcp_csr *A, const double *dia
 lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
                          long max_pivots, double *z, long *pivots, int *row);
 
+/* lemke_ref.c: the coupled friction problem on the partition z shows against the frozen
+ * bounds, by a dense LU of A_FF + A_FS C (sliding rows tied to their normals); z replaced
+ * (and *improved = 1) when its coupled residual is not larger. */
+lcp_status ref_coupled_dense(const lcp_problem *P, const double *lo, const double *hi, double *z,
+                             int *improved);
+
 #endif /* REF_INTERNAL_H */

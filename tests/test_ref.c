@@ -15,12 +15,15 @@
 #include "tap.h"
 #include "testprob.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static long n_solves = 0, n_leaks = 0;
+static long n_ok = 0, n_ok_rounding = 0, n_usable = 0, n_usable_worse = 0;
+static double worst_round = 0.0;
 static int g_ipm = -1; /* ref_options.ipm of every solve (test_ipm forces the phase) */
 
 static double inf_norm(const double *v, int m)
@@ -37,7 +40,25 @@ static double max_diff(const double *a, const double *b, int m)
     return s;
 }
 
-/* ref_solve with backend/variant, cold unless warm; counts CHOLMOD leaks */
+/* max_i |r_i| / (eps ((|A||z|)_i + |q_i|)): how far z is from rounding, row by row */
+static double round_ratio(const lcp_problem *P, const double *z)
+{
+    double *w = malloc(sizeof(double) * (size_t)(P->m + 1)), worst = 0.0;
+    lcp_residuals R;
+    lcp_residual(P, z, w, &R);
+    for (int i = 0; i < P->m; i++) {
+        double lo, hi, s = fabs(P->q[i]);
+        lcp_bounds(P, z, i, &lo, &hi);
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) s += fabs(P->A.x[k] * z[P->A.j[k]]);
+        double r = fabs(z[i] - fmin(fmax(lo, z[i] - w[i]), hi));
+        if (r > 0.0) worst = fmax(worst, s > 0.0 ? r / (DBL_EPSILON * s) : INFINITY);
+    }
+    free(w);
+    return worst;
+}
+
+/* ref_solve with backend/variant, cold unless warm; counts CHOLMOD leaks, converged answers
+ * not at rounding (row by row) and usable answers worse than the start */
 static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, int full,
                         int warm, long max_pivots, double *z, lcp_info *info,
                         ref_stats *st)
@@ -54,8 +75,29 @@ static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, in
     ro.full_pattern = full;
     ro.ipm = g_ipm;
     if (!st) st = &local;
+    double *z0 = malloc(sizeof(double) * (size_t)(P->m + 1)), r0 = 0.0;
+    if (z0 && P->m > 0 && P->q) {                 /* the start's ||r||_inf */
+        double *w0 = malloc(sizeof(double) * (size_t)P->m);
+        lcp_residuals R0;
+        memcpy(z0, z, sizeof(double) * (size_t)P->m);
+        lcp_start(P, &opt, z0);
+        lcp_residual(P, z0, w0, &R0);
+        r0 = R0.rinf;
+        free(w0);
+    }
+    free(z0);
     lcp_status s = ref_solve(P, &opt, &ro, z, info, st);
     n_solves++;
+    if (s == LCP_OK) {
+        double rr = P->m > 0 ? round_ratio(P, z) : 0.0;
+        n_ok++;
+        n_ok_rounding += rr <= 16.0;
+        worst_round = fmax(worst_round, rr);
+    }
+    if (s > 0) {
+        n_usable++;
+        n_usable_worse += !(info->residual_inf <= r0);
+    }
     if (st->malloc_delta != 0) {
         n_leaks++;
         tap_diag("malloc_count delta %ld after solve %ld", st->malloc_delta, n_solves);
@@ -707,6 +749,41 @@ static void test_pivot_cap(void)
     lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 2, z, &info, NULL);
     ok(st == LCP_PIVOT_CAP && info.row >= 0 && info.row < m && info.pivots <= 2,
        "ref/pivot-cap-reported");
+    /* the answer is the best iterate: never worse than z = 0 (the start), and the residual
+     * reported is that of the z returned */
+    double *w = malloc(sizeof(double) * (size_t)m), *z0 = calloc((size_t)m, sizeof(double));
+    lcp_residuals R, R0;
+    lcp_residual(&P, z, w, &R);
+    lcp_residual(&P, z0, w, &R0);
+    ok(R.rinf <= R0.rinf && R.rinf == info.residual_inf, "ref/pivot-cap-best-iterate");
+    tap_diag("pivot cap: ||r||_inf %.3g, start %.3g", R.rinf, R0.rinf);
+    free(w);
+    free(z0);
+    free(z);
+    lcp_problem_free(&P);
+    /* pivot caps across a contact problem's block steps: intermediate partitions are often
+     * worse than the start; every capped answer must not be */
+    if (tp_contact(&P, 6, 60, 300, 2, 0.5, 1e-4, 43) != 0) {
+        ok(0, "ref/pivot-cap-best-iterate-contact (setup)");
+        lcp_problem_free(&P);
+        return;
+    }
+    m = P.m;
+    z = malloc(sizeof(double) * (size_t)m);
+    w = malloc(sizeof(double) * (size_t)m);
+    z0 = calloc((size_t)m, sizeof(double));
+    lcp_residual(&P, z0, w, &R0);
+    int capped = 0, worse = 0;
+    for (long cap = 50; cap <= 1600; cap *= 2) {
+        st = solve(&P, REF_CHOLMOD, 1, -1, 0, cap, z, &info, NULL);
+        lcp_residual(&P, z, w, &R);
+        capped += st == LCP_PIVOT_CAP;
+        worse += st > 0 && !(R.rinf <= R0.rinf && R.rinf == info.residual_inf);
+        tap_diag("cap %ld: %s ||r||_inf %.3g (start %.3g)", cap, lcp_status_str(st), R.rinf, R0.rinf);
+    }
+    ok(capped > 0 && worse == 0, "ref/pivot-cap-best-iterate-contact-m%d (%d capped)", m, capped);
+    free(w);
+    free(z0);
     free(z);
     lcp_problem_free(&P);
 }
@@ -759,5 +836,9 @@ int main(void)
     test_pivot_cap();
     test_nearsym();
     ok(n_leaks == 0, "ref/malloc-count-balanced (%ld solves)", n_solves);
+    ok(n_ok > 0 && n_ok_rounding == n_ok,
+       "ref/every-converged-at-rounding-row-by-row (%ld of %ld, worst %.3g eps)", n_ok_rounding,
+       n_ok, worst_round);
+    ok(n_usable_worse == 0, "ref/usable-never-worse-than-start (%ld usable answers)", n_usable);
     return tap_done();
 }
