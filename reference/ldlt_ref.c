@@ -86,7 +86,13 @@
  * rest converges at the rate eps / (lambda + eps)); eps starts at 1e-3 (well conditioned
  * steps, no runaway partitions) and drops tenfold, down to 1e-9, after every step that
  * needed no pivot.  Stop when the centre stops moving or the unregularised residual is at
- * rounding level (at most 100 steps).  w, unique for semi-definite A, is then exact.  If
+ * rounding level (at most 100 steps a boxed problem).  w, unique for semi-definite A, is
+ * then exact.  With friction every round is a new boxed problem: eps goes back to 1e-3 at
+ * its start (a round solved with the 1e-9 of the previous one has A_FF conditioned like A
+ * itself; on a pool captured with eps = 0 block steps then failed and projected Newton
+ * steps crawled until the pivot cap, residual 1e5), and coupled pivoting runs with the
+ * shifted factor A_FF + eps D as GMRES's preconditioner (the shift subtracted in the
+ * operator, so the coupled system solved is the unshifted one).  If
  * the unshifted A_FF of the final partition has a dependent pivot, z is not unique:
  * LCP_NONUNIQUE.  A zero pivot even with the shift (a zero row: no solution when it is
  * violated) gives LCP_ERR_SINGULAR, a negative one (A indefinite) LCP_ERR_BREAKDOWN.
@@ -135,7 +141,7 @@
 #define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
 #define REF_SHIFT 1e-3     /* first eps of the proximal shift, relative to A_kk */
 #define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
-#define REF_MAX_PROX 100   /* proximal steps */
+#define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
 #define REF_VIOL 1e-13     /* violation tolerances (relative) */
 #define REF_JP_COUNT 3     /* block steps without progress before Newton steps */
 #define REF_IPM_VIOL 32    /* a block step leaving more violators than this and more than
@@ -615,6 +621,8 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
 static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
 {
     lcp_status st = LCP_OK;
+    int prox = 0;
+    if (C->eps > 0.0) C->eps = REF_SHIFT;    /* new frozen bounds: well conditioned again */
     for (;;) {
         long before = C->pivots;
         st = ref_box(C, ro, z);
@@ -630,7 +638,7 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
         for (int i = 0; i < C->m; i++)
             r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
         if (dz <= 1e-15 * fmax(1.0, zs) || r <= 1e-14 * fmax(1.0, C->qinf)) break;
-        if (C->prox >= REF_MAX_PROX) break;               /* the final residual decides */
+        if (++prox >= REF_MAX_PROX) break;                /* the final residual decides */
         if (C->pivots == before)                          /* partition settled: faster */
             C->eps = fmax(0.1 * C->eps, REF_SHIFT_MIN);
     }
@@ -651,19 +659,22 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
 
 typedef struct ref_cpl {
     int nf, ns;
+    double shift;       /* the proximal shift of the preconditioner (semi-definite A), or 0 */
     int *pos;           /* m: index in F or -1 */
     int *S;             /* sliding rows with a free normal */
     double *c;          /* m: c_t of a sliding row */
     double *V, *H, *g, *cs, *sn, *y, *t1, *t2;
 } ref_cpl;
 
-/* out = K M^-1 u = u + A_FS C (A_FF^-1 u) */
+/* out = K M^-1 u = u + A_FS C (M^-1 u) - shift D_F (M^-1 u),  M = A_FF + shift D_F */
 static lcp_status cpl_apply(ref_ctx *C, ref_cpl *K, const double *u, double *out)
 {
     const lcp_csr *A = &C->P->A;
     lcp_status st = C->be.solve(&C->be, u, K->t1);
     if (st != LCP_OK) return st;
     memcpy(out, u, (size_t)K->nf * sizeof *out);
+    if (K->shift > 0.0)
+        for (int t = 0; t < K->nf; t++) out[t] -= K->shift * C->diag[C->F[t]] * K->t1[t];
     for (int s = 0; s < K->ns; s++) {
         int t = K->S[s];
         double pt = K->c[t] * K->t1[K->pos[C->P->findex[t]]];
@@ -781,7 +792,9 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
     K->nf = C->nf = nf;
     C->nff = -1;
     *bad = -1;
-    lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, 0.0, NULL, REF_TAU, bad) : LCP_OK;
+    lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, K->shift, NULL,
+                                          K->shift > 0.0 ? 0.0 : REF_TAU, bad)
+                           : LCP_OK;
     if (st != LCP_OK || *bad >= 0) return st;
     for (int s = 0; s < K->ns; s++) K->pos[K->S[s]] = -1;
     double *bvec = C->b, *x = C->x, prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
@@ -852,6 +865,8 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     ref_cpl K;
     memset(&K, 0, sizeof K);
     *solved = 0;
+    K.shift = C->eps;                  /* semi-definite: the shifted factor preconditions */
+    C->eps = 0.0;                      /* w unshifted: the coupled problem itself */
     size_t mm = (size_t)m + 1;
     signed char *best = lcp_malloc(mm, 1), *want = lcp_malloc(mm, 1), *st0 = lcp_malloc(mm, 1);
     double *z0 = lcp_malloc(mm, sizeof *z0), *lo0 = lcp_malloc(mm, sizeof *lo0);
@@ -944,6 +959,7 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     lcp_free(lo0);
     lcp_free(hi0);
     cpl_free(&K);
+    C->eps = K.shift;
     return st;
 }
 
@@ -1175,7 +1191,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
         prev = change;
         held = C.pivots == piv0 ? held + 1 : 0;
-        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && C.eps == 0.0 && !lemke) {
+        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && !lemke) {
             int solved = 0;                 /* the partition held: solve the coupling */
             tries++;
             st = ref_coupled(&C, z, &solved);
