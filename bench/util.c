@@ -92,8 +92,14 @@ static void json_str(FILE *f, const char *s)
 
 int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv)
 {
-    char path[4200], msg[8400];
+    char path[4200];
     snprintf(path, sizeof path, "%s/provenance.json", dir);
+    return bench_provenance_file(cmd, path, argc, argv);
+}
+
+int bench_provenance_file(const char *cmd, const char *path, int argc, char **argv)
+{
+    char msg[8400];
     bench_out o;
     if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
@@ -265,15 +271,9 @@ int bench_opt(int argc, char **argv, int *k, const char *name, const char **val)
 
 int bench_parse_double(const char *cmd, const char *opt, const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != 0 || errno == ERANGE || v != v) {
-        bench_error(cmd, "%s: '%s' is not a number", opt, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    if (bench_parse_number(s, out) == 0) return 0;
+    bench_error(cmd, "%s: '%s' is not a number", opt, s);
+    return -1;
 }
 
 int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
