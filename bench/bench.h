@@ -1,5 +1,6 @@
 /* bench.h: what the lcpbench subcommands share: timing, provenance, progress, output
- * folders, and the measured run of one solver on one instance (design.md section 7).
+ * folders, the run settings, and the measured run of one solver on one instance (README,
+ * "The harness").
  *
  * The harness computes every residual itself from (A, q, z) with lcp_residual(); it never
  * reads info.residual for its tables. */

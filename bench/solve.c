@@ -285,8 +285,10 @@ static void solve_row(void *ctx, const bench_row *w)
     csv_num(ok ? r->res.rel : NAN);
     csv_num(ok ? r->zdiff : NAN);
     csv_num(ok ? r->wdiff : NAN);
+    const bench_setting *order = bench_setting_find("order");
     printf(",%.0f,%s,%s", r->info.work, ok ? lcp_form_name(r->info.form) : "",
-           lcp_order_name(w->spec->set.opt.order));
+           bench_setting_uses(order, w->spec->solver) ? lcp_order_name(w->spec->set.opt.order)
+                                                      : "");
     csv_num(ok && r->info.omega > 0 ? r->info.omega : NAN);
     csv_num(ok && r->info.shape ? r->info.beta : NAN);
     csv_num(ok && r->info.shape ? r->info.gamma : NAN);
