@@ -257,6 +257,24 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
+/* the folder the suite runs in: --out (empty), else a new temporary one; 0 or 1 */
+static int run_folder(const char *out, char *tmp, size_t len)
+{
+    if (out && bench_dir_nonempty(out)) {
+        bench_error(CMD, "%s is not empty", out);
+        return 1;
+    }
+    if (out) {
+        snprintf(tmp, len, "%s", out);
+        return 0;
+    }
+    const char *td = getenv("TMPDIR");
+    snprintf(tmp, len, "%s/lcpbench-check-XXXXXX", td && *td ? td : "/tmp");
+    if (mkdtemp(tmp)) return 0;
+    bench_error(CMD, "cannot create a temporary folder: %s", strerror(errno));
+    return 1;
+}
+
 /* The committed check folder: this build's source tree, else the installed data, else
  * results/check under the current folder (whichever has a readable suite.txt first). */
 static const char *default_dir(char *buf, size_t len)
@@ -332,20 +350,7 @@ int bench_cmd_check(int argc, char **argv)
                     strerror(errno));
         return 1;
     }
-    if (out) {
-        if (bench_dir_nonempty(out)) {
-            bench_error(CMD, "%s is not empty", out);
-            return 1;
-        }
-        snprintf(tmp, sizeof tmp, "%s", out);
-    } else {
-        const char *td = getenv("TMPDIR");
-        snprintf(tmp, sizeof tmp, "%s/lcpbench-check-XXXXXX", td && *td ? td : "/tmp");
-        if (!mkdtemp(tmp)) {
-            bench_error(CMD, "cannot create a temporary folder: %s", strerror(errno));
-            return 1;
-        }
-    }
+    if (run_folder(out, tmp, sizeof tmp)) return 1;
     bench_suite S;
     int rc = bench_suite_load(CMD, suite, NULL, 0, &S);
     figlist L = {0};

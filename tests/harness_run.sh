@@ -9,6 +9,7 @@ LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2
 CC=$3
 . "$(dirname "$0")/tap.sh"
+rc_and_line() { rc_is "$1" && one_line_err "$2"; }
 
 "$MK" "$T/i1" 7 || { echo "Bail out! mkinst failed"; exit 1; }
 "$MK" "$T/i2" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
@@ -63,6 +64,30 @@ run "$LB" solve "$T/i1" --solver pgs,ldlt-ref --tol 1e-8 --maxit 10000 --reps 0
 ok "settings/solve-several-each-gets-its-own" bash -c "[ \$(cat '$T/rc') = 0 ] && grep -q '^i1,pgs,converged,' '$T/out' && grep -q '^i1,ldlt-ref,converged,' '$T/out'"
 run "$LB" solve "$T/i1" --solver pgs-block,amgs-D --omega 1.2
 ok "settings/solve-several-refused-names-them" bash -c "[ \$(cat '$T/rc') = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'pgs-block, amgs-D do not use --omega' '$T/err'"
+
+# suites: `set' keys and `solver all' keys apply where they are used
+printf 'instance %s\nset reps=0 omega=1.3 tol=1e-8 maxit=10000\nsolver pgs\nsolver pgs-block\nsolver ldlt-ref\n' "$T/i1" >"$T/set.txt"
+run "$LB" run "$T/set.txt" --out "$T/set" --no-plots
+ok "settings/set-applies-where-used" python3 -c "
+import csv, sys
+r = {x['label']: x for x in csv.DictReader(open('$T/set/runs.csv'))}
+sys.exit(not (r['pgs']['omega'] == '1.3' and r['pgs']['omega_used'] == '1.300000e+00' and
+              r['pgs-block']['omega'] == '' and r['pgs-block']['tol'] == '1e-08' and
+              r['ldlt-ref']['tol'] == '' and r['ldlt-ref']['maxit'] == '' and
+              r['ldlt-ref']['status'] == 'converged'))"
+printf 'instance %s\nset reps=0\nsolver all omega=1.2 maxit=20\n' "$T/i1" >"$T/all.txt"
+run "$LB" run "$T/all.txt" --out "$T/all" --no-plots
+ok "settings/solver-all-applies-where-used" python3 -c "
+import csv, sys
+r = {x['solver']: x for x in csv.DictReader(open('$T/all/runs.csv'))}
+sys.exit(not (r['pgs']['label'] == 'pgs:omega=1.2;maxit=20' and r['pgs-block']['label'] == 'pgs-block:maxit=20' and
+              r['ldlt-ref']['label'] == 'ldlt-ref' and r['jacobi']['omega'] == '1.2' and r['amgs-D']['omega'] == ''))"
+printf 'instance %s\nsolver all frobnicate=4\n' "$T/i1" >"$T/all2.txt"
+run "$LB" run "$T/all2.txt" --out "$T/all2" --no-plots
+ok "settings/unknown-key-refused" rc_and_line 2 "unknown key 'frobnicate'"
+printf 'instance %s\nset frob=1\nsolver pgs\n' "$T/i1" >"$T/all3.txt"
+run "$LB" run "$T/all3.txt" --out "$T/all3" --no-plots
+ok "settings/set-unknown-key-refused-at-its-line" rc_and_line 2 "all3.txt:2: unknown key 'frob'"
 
 # one number reader: 4/3 in solve and in a suite, the same run as 1.3333333333333333
 run "$LB" solve "$T/i1" --solver pgs --omega 4/3 --tol 1e-8 --maxit 10000 --reps 0
