@@ -306,6 +306,19 @@ static const char *users_text(const bench_setting *t)
            : !strcmp(t->users, "@iterative") ? "the sweep solvers" : t->users;
 }
 
+/* the values of t: enum names, "[0,1]", "text", or the range (and its word), joined by sep */
+static void range_text(const bench_setting *t, const char *sep, char *out, size_t len)
+{
+    out[0] = 0;
+    if (t->kind == BENCH_ENUM)
+        for (int e = 0; t->names(e); e++)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", e ? sep : "", t->names(e));
+    else if (t->kind == BENCH_BOOL || t->kind == BENCH_TEXT)
+        snprintf(out, len, "%s", t->kind == BENCH_BOOL ? "[0,1]" : "text");
+    else
+        snprintf(out, len, "%s%s%s", t->range, t->word ? sep : "", t->word ? t->word : "");
+}
+
 void bench_settings_help(FILE *f, int solve_flags)
 {
     for (int k = 0; k < NSET; k++) {
@@ -320,19 +333,9 @@ void bench_settings_help(FILE *f, int solve_flags)
             snprintf(left, sizeof left, "%s%s%s", t->flag, t->kind == BENCH_BOOL ? "" : " ",
                      t->kind == BENCH_BOOL ? "" : meta);
         else snprintf(left, sizeof left, "%s=%s", t->key, t->kind == BENCH_BOOL ? "0|1" : meta);
-        if (t->kind == BENCH_ENUM) {
-            range[0] = 0;
-            for (int e = 0; t->names(e); e++)
-                snprintf(range + strlen(range), sizeof range - strlen(range), "%s%s",
-                         e ? " " : "", t->names(e));
-        } else if (t->kind == BENCH_BOOL || t->kind == BENCH_TEXT) {
-            snprintf(range, sizeof range, "%s", t->kind == BENCH_BOOL ? "0 or 1" : "text");
-        } else {
-            snprintf(range, sizeof range, "%s %s%s%s", kind_name(t), t->range,
-                     t->word ? " or " : "", t->word ? t->word : "");
-        }
-        fprintf(f, "  %-18s %s\n  %-18s %s; default %s; used by %s\n", left, t->help, "", range,
-                *t->dflt ? t->dflt : "the solver's", users_text(t));
+        range_text(t, " | ", range, sizeof range);
+        fprintf(f, "  %-18s %s\n  %-18s %s %s; default %s; used by %s\n", left, t->help, "",
+                kind_name(t), range, *t->dflt ? t->dflt : "the solver's", users_text(t));
     }
 }
 
@@ -340,17 +343,12 @@ void bench_settings_list(FILE *f)
 {
     int ns;
     const lcp_solver *sv = lcp_solvers(&ns);
-    fprintf(f, "%-8s %-14s %-6s %-34s %-8s %s\n", "key", "flag", "kind", "range", "default",
+    fprintf(f, "%-8s %-14s %-6s %-34s %-8s %s\n", "key", "flag", "kind", "values", "default",
             "used by");
     for (int k = 0; k < NSET; k++) {
         const bench_setting *t = &table[k];
-        char range[160] = "";
-        if (t->kind == BENCH_ENUM)
-            for (int e = 0; t->names(e); e++)
-                snprintf(range + strlen(range), sizeof range - strlen(range), "%s%s",
-                         e ? "|" : "", t->names(e));
-        else snprintf(range, sizeof range, "%s",
-                      t->range ? t->range : t->kind == BENCH_BOOL ? "[0,1]" : "-");
+        char range[160];
+        range_text(t, "|", range, sizeof range);
         fprintf(f, "%-8s %-14s %-6s %-34s %-8s", t->key, t->flag ? t->flag : "-", kind_name(t),
                 range, *t->dflt ? t->dflt : "-");
         for (int s = 0; s < ns; s++)
