@@ -91,6 +91,11 @@ int bench_provenance_file(const char *cmd, const char *path, int argc, char **ar
 /* One CSV field, quoted per RFC 4180 when it holds a comma, a quote, CR or LF. */
 void bench_csv_field(FILE *f, const char *s);
 
+/* Names of n instance folders (the one naming rule of the outputs): each folder's name, or,
+ * when two folders share a name, every path relative to the common parent of all (a/x, b/x).
+ * names: n strings of len bytes.  0, or -1 when a name does not fit. */
+int bench_instance_names(int n, char *const *paths, char *names, size_t len);
+
 /* ---- progress line on stderr (quiet when stderr is not a terminal) --------------------- */
 typedef struct bench_progress {
     const char *label;

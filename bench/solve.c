@@ -205,61 +205,30 @@ static int add_solvers(const solve_args *a, bench_suite *S)
     return rc;
 }
 
-/* path without trailing slashes: its length */
-static size_t trimmed(const char *p)
-{
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/') n--;
-    return n;
-}
-
-/* start of the last component of p[0..n) */
-static size_t base_at(const char *p, size_t n)
-{
-    size_t b = n;
-    while (b > 0 && p[b - 1] != '/') b--;
-    return b;
-}
-
-/* Instance names: the folder's name; when two folders share it, every instance is named
- * by its path relative to the common parent of all of them. */
 static int add_instances(const solve_args *a, bench_suite *S)
 {
-    int n = a->ninst, clash = 0;
-    S->inst = calloc((size_t)n, sizeof *S->inst);
-    if (!S->inst) return -1;
-    for (int i = 0; i < n && !clash; i++)
-        for (int j = 0; j < i && !clash; j++) {
-            size_t ni = trimmed(a->inst[i]), nj = trimmed(a->inst[j]);
-            size_t bi = base_at(a->inst[i], ni), bj = base_at(a->inst[j], nj);
-            clash = ni - bi == nj - bj && !memcmp(a->inst[i] + bi, a->inst[j] + bj, ni - bi);
-        }
-    size_t common = 0;                           /* length of the common parent, with '/' */
-    if (clash) {
-        common = base_at(a->inst[0], trimmed(a->inst[0]));
-        for (int i = 1; i < n; i++) {
-            size_t c = 0;
-            while (c < common && a->inst[i][c] == a->inst[0][c]) c++;
-            while (c > 0 && a->inst[0][c - 1] != '/') c--;   /* whole components */
-            common = c;
-        }
+    S->inst = calloc((size_t)a->ninst, sizeof *S->inst);
+    char *names = calloc((size_t)a->ninst, sizeof S->inst->name);
+    int rc = S->inst && names ? 0 : -1;
+    if (rc == 0 && bench_instance_names(a->ninst, a->inst, names, sizeof S->inst->name) != 0) {
+        bench_error(CMD, "an instance path is too long");
+        rc = -1;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; rc == 0 && i < a->ninst; i++) {
         bench_inst *I = &S->inst[S->ninst++];
-        size_t len = trimmed(a->inst[i]), from = clash ? common : base_at(a->inst[i], len);
-        if (len - from >= sizeof I->name || strlen(a->inst[i]) >= sizeof I->path) {
+        snprintf(I->name, sizeof I->name, "%s", names + i * sizeof I->name);
+        if (snprintf(I->path, sizeof I->path, "%s", a->inst[i]) >= (int)sizeof I->path) {
             bench_error(CMD, "%s: path too long", a->inst[i]);
-            return -1;
+            rc = -1;
         }
-        snprintf(I->name, sizeof I->name, "%.*s", (int)(len - from), a->inst[i] + from);
-        snprintf(I->path, sizeof I->path, "%s", a->inst[i]);
-        for (int j = 0; j < i; j++)
+        for (int j = 0; rc == 0 && j < i; j++)
             if (!strcmp(S->inst[j].name, I->name)) {
                 bench_error(CMD, "%s is given twice", a->inst[i]);
-                return -1;
+                rc = -1;
             }
     }
-    return 0;
+    free(names);
+    return rc;
 }
 
 static void csv_num(double v)

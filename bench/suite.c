@@ -8,7 +8,9 @@
  *     instance PATH [name=N] [ref=SOLVER] [optional=1]
  *                                             instance folder(s); PATH relative to the
  *                                             suite file, glob patterns allowed (* ? []);
- *                                             optional=1: no match is not an error
+ *                                             optional=1: no match is not an error; named
+ *                                             by folder, or by the path relative to the
+ *                                             matches' common parent when two share a name
  *     scene SCENE step=T [name=N] [ref=SOLVER] [PARAM=VALUE ...]
  *                                             capture step T of a scene (lcpbench list
  *                                             scenes) into DIR/instances/N (N: SCENE-stepT)
@@ -393,17 +395,21 @@ static int instance_line(parser *p, char **tok, int nt)
         globfree(&g);
         return perr(p, 2, "instance: name= needs a single folder, %s matches several", pat);
     }
-    int rc = 0;
-    for (size_t k = 0; rc == 0 && k < g.gl_pathc; k++) {
+    int nd = 0, rc = 0;                            /* the folders among the matches */
+    char **dirs = malloc((g.gl_pathc + 1) * sizeof(char *));
+    char *names = calloc(g.gl_pathc + 1, BENCH_LABEL);
+    for (size_t k = 0; dirs && k < g.gl_pathc; k++) {
         struct stat st;
-        if (stat(g.gl_pathv[k], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char base[BENCH_PATH];
-        snprintf(base, sizeof base, "%s", g.gl_pathv[k]);
-        size_t n = strlen(base);
-        while (n > 1 && base[n - 1] == '/') base[--n] = 0;
-        const char *b = strrchr(base, '/');
-        rc = push_inst(p, name ? name : b ? b + 1 : base, g.gl_pathv[k], rs ? rs->name : NULL);
+        if (stat(g.gl_pathv[k], &st) == 0 && S_ISDIR(st.st_mode)) dirs[nd++] = g.gl_pathv[k];
     }
+    if (!dirs || !names) rc = perr(p, 1, "out of memory");
+    else if (bench_instance_names(nd, dirs, names, BENCH_LABEL) != 0)
+        rc = perr(p, 2, "instance: %s: a folder name is too long (give name=...)", pat);
+    for (int k = 0; rc == 0 && k < nd; k++)
+        rc = push_inst(p, name ? name : names + (size_t)k * BENCH_LABEL, dirs[k],
+                       rs ? rs->name : NULL);
+    free(dirs);
+    free(names);
     globfree(&g);
     return rc;
 }

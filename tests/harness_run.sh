@@ -137,6 +137,9 @@ cp "$T/out" "$T/solve.csv"
 ok "plain/solve-exit-0" rc_is 0
 ok "plain/solve-provenance-file" python3 -c "import json; json.load(open('$T/sp.json')); json.load(open('$T/sh/provenance.json'))"
 ok "names/colliding-basenames-relative-to-common-parent" bash -c "grep -q '^a/x,pgs,' '$T/solve.csv' && grep -q '^b/x,pgs,' '$T/solve.csv' && [ -s '$T/sh/a_x__pgs.csv' ] && [ -s '$T/sh/b_x__pgs.csv' ]"
+printf 'instance p/*/x\nset reps=0\nsolver pgs\n' >"$T/glob.txt"
+run "$LB" run "$T/glob.txt" --out "$T/glob" --no-plots
+ok "names/suite-glob-collision-relative-names" bash -c "[ \$(cat '$T/rc') = 0 ] && grep -q '^a/x,pgs,' '$T/glob/runs.csv' && grep -q '^b/x,pgs,' '$T/glob/runs.csv' && [ -s '$T/glob/history/a_x__pgs.csv' ]"
 ok "names/comma-quoted" bash -c "grep -q '^\"a/with,comma\",pgs,converged,' '$T/solve.csv'"
 csv_ok() { "$CC" "$1" | grep -v '^1\.\.' | sed 's/^/# /'; return "${PIPESTATUS[0]}"; }
 files=$(find "$T/r" "$T/sh" -name '*.csv'; echo "$T/solve.csv")
