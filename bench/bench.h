@@ -146,6 +146,7 @@ typedef struct bench_result {
     double t_median, t_min, t_max; /* seconds per solve of the timing runs, NaN when reps == 0 */
     long batch;              /* solves per timing sample (a sample lasts >= 1 ms) */
     int timed_out;           /* bench_run_limited: the time limit ended the run (no answer) */
+    int crashed;             /* bench_run_limited: the child died without a result */
 } bench_result;
 
 /* Recording run (monitor on, history into h when h != NULL), then one warm-up and `reps'

@@ -66,7 +66,8 @@ typedef struct bench_row {     /* one run, as the row writers see it */
     const bench_inst *inst;
     const bench_spec *spec;
     const lcp_problem *P;
-    const char *status;        /* lcp_status_str, or "no-z0", "bad-permutation", "timeout" */
+    const char *status;        /* lcp_status_str, or "no-z0", "bad-permutation", "timeout",
+                                  "crashed" (a limited run's child died) */
     int usable;                /* the run gave an answer (status >= 0) */
     const bench_result *r;
     int iter_to_tol;           /* first recorded sweep with ||r||_2 <= tol; -1 */

@@ -329,6 +329,7 @@ lcp_status bench_run_limited(const lcp_problem *P, const lcp_solver *s, const lc
         r->timed_out = 1;
         r->status = LCP_ERR_ARG;                /* no answer; the row says `timeout' */
     } else if (g != 0) {
+        r->crashed = 1;                         /* killed by a signal, or no full result */
         r->status = LCP_ERR_NOMEM;
     }
     return r->status;

@@ -90,7 +90,7 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
     } else {
         lcp_status st = bench_run_limited(P, sp->solver, &set->opt, set->opt.warm ? P->z0 : NULL,
                                           set->reps, set->timeout, z, &r, &h);
-        w.status = r.timed_out ? "timeout" : lcp_status_str(st);
+        w.status = r.timed_out ? "timeout" : r.crashed ? "crashed" : lcp_status_str(st);
         w.usable = st >= 0;
         failed = st < 0 && !r.timed_out;
         if (failed && !out->quiet) {
