@@ -25,6 +25,8 @@ static const bench_command commands[] = {
     {"profile", bench_cmd_profile, "performance and data profiles of a run folder"},
     {"table", bench_cmd_table, "regenerate a paper's table or figure (lcpbench list tables)"},
     {"check", bench_cmd_check, "accuracy regression check against committed baselines"},
+    {"convert", bench_cmd_convert, "convert LCPs: instance folders, FCLIB, Siconos .dat, ODE"},
+    {"score", bench_cmd_score, "the harness's residuals for an answer computed elsewhere"},
 };
 
 static void usage(FILE *f)

@@ -5,10 +5,10 @@
  * text and the settings columns of runs.csv are generated from it, and numbers are read by
  * one reader (bench_parse_number: a decimal number or a fraction a/b, e.g. 4/3).
  *
- * A setting names the solvers that use it: "*" every solver, "@iterative" every solver
- * that is not LCP_DIRECT (the sweep solvers: tol, the sweep cap and the residual test
- * period mean nothing to a pivoting method), or registry names with shell patterns
- * ("amgs-* mgs").  A setting given to a solver that does not use it is refused
+ * A setting names the solvers that use it, as words: "@iterative" every solver that is not
+ * LCP_DIRECT (a tolerance means nothing to a pivoting method), or registry names with shell
+ * patterns ("*", "amgs-* mgs").  tests/test_settings.c runs every solver with every setting
+ * it is said not to use changed, and fails when the answer changes.  A setting given to a solver that does not use it is refused
  * (bench_settings_unused): `--omega 1.5' with pgs-block would otherwise run with pgs-block's
  * own block solves and print a number that was never used.
  *
@@ -41,13 +41,15 @@ static const char *form_names(int k)
 }
 
 #define AT(f) offsetof(bench_settings, f), sizeof(((bench_settings *)0)->f)
-#define SWEEPERS "pgs pgs-block amgs-* mgs"   /* the solvers that visit rows in an order */
+#define SWEEPERS "pgs pgs-block amgs-* mgs"          /* the solvers that visit rows in order */
+#define LOOPERS "pgs jacobi pgs-* amgs-* mgs"        /* the solvers of lcp_iterate */
 
 /* key, flag, kind, range, word, default, users, field, word field, names, help */
 static const bench_setting table[] = {
     {"tol", "--tol", BENCH_DOUBLE, "(-inf,inf)", NULL, "1e-6", "@iterative", AT(opt.tol), 0,
      NULL, "stop at ||r||_2 <= T (T < 0: never test)"},
-    {"maxit", "--maxit", BENCH_INT, "[0,2000000000]", NULL, "1000", "@iterative",
+    {"maxit", "--maxit", BENCH_INT, "[0,2000000000]", NULL, "1000",
+     "@iterative siconos-lemke siconos-pivot siconos-avi-caoferris",
      AT(opt.max_iter), 0, NULL, "sweep cap"},
     {"omega", "--omega", BENCH_DOUBLE, "(0,2)", "auto", "1", "pgs jacobi", AT(opt.omega),
      offsetof(bench_settings, opt.omega_auto), NULL,
@@ -60,11 +62,11 @@ static const bench_setting table[] = {
      order_names, "row order of a sweep (solve also: perm:FILE, m 0-based rows)"},
     {"seed", "--seed", BENCH_INT, "[0,2147483647]", NULL, "1", SWEEPERS, AT(opt.seed), 0, NULL,
      "seed of the random orderings"},
-    {"form", "--form", BENCH_ENUM, NULL, NULL, "auto", "@iterative", AT(opt.form), 0,
+    {"form", "--form", BENCH_ENUM, NULL, NULL, "auto", LOOPERS, AT(opt.form), 0,
      form_names, "A assembled, or matrix-free from J, Minv, E (auto: matrix-free if present)"},
     {"warm", "--warm", BENCH_BOOL, NULL, NULL, "0", "*", AT(opt.warm), 0, NULL,
      "start from the instance's z0.mtx"},
-    {"every", "--check-every", BENCH_INT, "[1,1000000]", NULL, "1", "@iterative",
+    {"every", "--check-every", BENCH_INT, "[1,1000000]", NULL, "1", LOOPERS,
      AT(opt.check_every), 0, NULL, "residual test every K sweeps"},
     {"reps", "--reps", BENCH_INT, "[0,100000]", NULL, "5", "*", AT(reps), 0, NULL,
      "timing runs after one warm-up (0: no timing)"},
@@ -103,12 +105,11 @@ void bench_settings_default(bench_settings *s)
 
 int bench_setting_uses(const bench_setting *k, const lcp_solver *s)
 {
-    if (!strcmp(k->users, "*")) return 1;
-    if (!strcmp(k->users, "@iterative")) return !(s->needs & LCP_DIRECT);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", k->users);
     for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        if (fnmatch(t, s->name, 0) == 0) return 1;
+        if (!strcmp(t, "@iterative") ? !(s->needs & LCP_DIRECT) : fnmatch(t, s->name, 0) == 0)
+            return 1;
     return 0;
 }
 
@@ -303,7 +304,7 @@ static const char *kind_name(const bench_setting *k)
 static const char *users_text(const bench_setting *t)
 {
     return !strcmp(t->users, "*") ? "every solver"
-           : !strcmp(t->users, "@iterative") ? "the sweep solvers" : t->users;
+           : !strcmp(t->users, "@iterative") ? "the iterative solvers" : t->users;
 }
 
 /* the values of t: enum names, "[0,1]", "text", or the range (and its word), joined by sep */

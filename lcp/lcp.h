@@ -207,6 +207,7 @@ typedef struct lcp_options {
     long max_pivots;     /* 0: pivoting solvers' cap; 0 = solver default */
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
+    const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -245,11 +246,19 @@ enum {
                                  do not apply; timing reruns it as is */
 };
 
+/* Work a solver does once per problem, apart from its solves (CHOLMOD's analyse/factorise
+ * split): converting the problem to another library's format, a colouring.  setup stores
+ * what it made in *data; solve finds it in options->prepared; teardown frees it. */
+typedef lcp_status lcp_setup_fn(const lcp_problem *P, const lcp_options *opt, void **data);
+typedef void lcp_teardown_fn(void *data);
+
 typedef struct lcp_solver {
     const char *name;        /* registry / CLI name, e.g. "pgs" */
     const char *description; /* one line */
     unsigned needs;          /* LCP_NEEDS_* | LCP_SUPPORTS_* */
     lcp_solve_fn *solve;
+    lcp_setup_fn *setup;     /* NULL: nothing to prepare */
+    lcp_teardown_fn *teardown;
 } lcp_solver;
 
 /* The registry: *count entries of a static const table. */
@@ -257,7 +266,14 @@ LCP_API const lcp_solver *lcp_solvers(int *count);
 LCP_API const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
 /* Check that solver s supports P (factors, symmetry, bounds); LCP_OK or the status why not. */
 LCP_API lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
-/* Check support, then solve.  info->status is set in every case. */
+/* The solver's setup for P (*data = NULL when it has none): pass *data as
+ * options->prepared to any number of solves of P, then lcp_unprepare.  Timing harnesses
+ * time it apart from the solves. */
+LCP_API lcp_status lcp_prepare(const lcp_solver *s, const lcp_problem *P,
+                               const lcp_options *opt, void **data);
+LCP_API void lcp_unprepare(const lcp_solver *s, void *data);
+/* Check support, then solve (running setup and teardown around the solve when the solver
+ * has them and options->prepared is NULL).  info->status is set in every case. */
 LCP_API lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
                      double *z, lcp_info *info);
 

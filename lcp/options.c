@@ -37,6 +37,7 @@ void lcp_options_default(lcp_options *o)
     o->max_pivots = 0;
     o->monitor = NULL;
     o->monitor_ctx = NULL;
+    o->prepared = NULL;
 }
 
 void lcp_info_init(lcp_info *info)

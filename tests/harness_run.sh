@@ -29,24 +29,30 @@ value() {   # a valid value of setting $1 (default + a change where the default 
 while read -r key flag kind range dflt users; do
   [ "$key" = key ] && continue
   v=$(value "$key")
+  # the solvers that use it: all in one suite and one solve (each pair one TAP line)
+  { printf 'instance %s\nset reps=0 maxit=50\n' "$T/i1"
+    for s in $users; do printf 'solver %s %s=%s label=%s\n' "$s" "$key" "$v" "$s"; done; } >"$T/k.txt"
+  run "$LB" run "$T/k.txt" --out "$T/k" --force --no-plots
+  cp "$T/rc" "$T/k.rc"; cp "$T/err" "$T/k.err"; cp "$T/k/runs.csv" "$T/k.csv" 2>/dev/null
+  if [ "$flag" != - ]; then
+    if [ "$kind" = bool ]; then arg=("$flag"); else arg=("$flag" "$v"); fi
+    run "$LB" solve "$T/i1" --solver "$(echo $users | tr ' ' ,)" --reps 0 "${arg[@]}"
+    cp "$T/out" "$T/k.solve"
+  fi
   while read -r s; do
     uses=0
     for u in $users; do [ "$u" = "$s" ] && uses=1; done
+    if [ $uses = 1 ]; then
+      ok "settings/suite/$s/$key-accepted" bash -c "[ \$(cat '$T/k.rc') != 2 ] && ! grep -q 'does not use' '$T/k.err' && grep -q ',$s,' '$T/k.csv'"
+      [ "$flag" = - ] || ok "settings/solve/$s/$key-accepted" grep -q "^i1,$s," "$T/k.solve"
+      continue
+    fi
     printf 'instance %s\nset reps=0 maxit=50\nsolver %s %s=%s\n' "$T/i1" "$s" "$key" "$v" >"$T/k.txt"
     run "$LB" run "$T/k.txt" --out "$T/k" --force --no-plots
-    if [ $uses = 1 ]; then
-      ok "settings/suite/$s/$key-accepted" bash -c "[ \$(cat '$T/rc') != 2 ] && ! grep -q 'does not use' '$T/err'"
-    else
-      ok "settings/suite/$s/$key-refused" bash -c "[ \$(cat '$T/rc') = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"$s does not use $key\" '$T/err'"
-    fi
+    ok "settings/suite/$s/$key-refused" bash -c "[ \$(cat '$T/rc') = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"$s does not use $key\" '$T/err'"
     [ "$flag" = - ] && continue
-    if [ "$kind" = bool ]; then arg=("$flag"); else arg=("$flag" "$v"); fi
     run "$LB" solve "$T/i1" --solver "$s" --reps 0 "${arg[@]}"
-    if [ $uses = 1 ]; then
-      ok "settings/solve/$s/$key-accepted" bash -c "[ \$(cat '$T/rc') != 2 ] && [ \$(wc -l <'$T/out') = 2 ]"
-    else
-      ok "settings/solve/$s/$key-refused" bash -c "[ \$(cat '$T/rc') = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q -- \"$s does not use $flag\" '$T/err' && [ ! -s '$T/out' ]"
-    fi
+    ok "settings/solve/$s/$key-refused" bash -c "[ \$(cat '$T/rc') = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q -- \"$s does not use $flag\" '$T/err' && [ ! -s '$T/out' ]"
   done <"$T/solvers"
 done <"$T/settings"
 
