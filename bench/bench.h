@@ -146,6 +146,7 @@ typedef struct bench_result {
     int iterations;          /* sweeps of the recording run */
     double t_median, t_min, t_max; /* seconds per solve of the timing runs, NaN when reps == 0 */
     long batch;              /* solves per timing sample (a sample lasts >= 1 ms) */
+    double t_setup;          /* seconds of the solver's setup (lcp_prepare), apart; NaN untimed */
     int timed_out;           /* bench_run_limited: the time limit ended the run (no answer) */
     int crashed;             /* bench_run_limited: the child died without a result */
 } bench_result;

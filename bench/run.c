@@ -11,11 +11,13 @@
  *     instance,label,solver,rows, the settings (settings.c: tol,maxit,omega,...; empty when
  *     the solver does not use it or its default is the solver's), status,iterations,
  *     iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,time_s,time_min_s,
- *     time_max_s,time_batch,work,omega_used,beta_used,gamma_used,shape,form_used,history
+ *     time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,shape,form_used,
+ *     history
  * *_used is what the solver reports; iter_to_tol = first recorded sweep with ||r||_2 <= tol
  * (empty when never reached); residuals are lcp_residual at the final z; zdiff/wdiff need a
  * reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max seconds per solve of
- * the timing samples, time_batch = solves per sample.  Empty fields mean "no value"; NaN is
+ * the timing samples, time_batch = solves per sample, time_setup_s = the solver's setup
+ * (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
  * never printed.  Cost: the runs; the recording adds nothing to the reported times.
  */
 #include "harness.h"
@@ -167,7 +169,7 @@ static void runs_head(FILE *f)
     for (int k = 0; k < ns; k++)
         if (st[k].kind != BENCH_TEXT) fprintf(f, ",%s", st[k].key);
     fprintf(f, ",status,iterations,iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,"
-               "time_s,time_min_s,time_max_s,time_batch,work,omega_used,beta_used,gamma_used,"
+               "time_s,time_min_s,time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,"
                "shape,form_used,history\n");
 }
 
@@ -202,6 +204,7 @@ static void runs_row(void *ctx, const bench_row *w)
     num(f, ok ? r->t_max : NAN);
     if (ok && r->batch > 0) fprintf(f, ",%ld", r->batch);
     else fprintf(f, ",");
+    num(f, ok ? r->t_setup : NAN);
     fprintf(f, ",%.0f", ok && isfinite(r->info.work) ? r->info.work : 0.0);
     num(f, ok && r->info.omega > 0 ? r->info.omega : NAN);
     num(f, ok && r->info.shape ? r->info.beta : NAN);

@@ -3,7 +3,7 @@
  * A grid of its instances x solvers run by the harness's one loop (run.c), with a row
  * writer that prints one CSV line per run on stdout (README, "The command line"):
  *   instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,time_max_s,
- *   time_batch,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
+ *   time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
  * residual = ||r||_2 computed here from (A, q, z); time_s = median of the --reps timing
  * samples, time_min_s/time_max_s their spread.  Fields that have no value are empty, never
  * NaN; the instance name is quoted per RFC 4180 when needed.  Instances are named by their
@@ -29,12 +29,13 @@ static void help(void)
            "Solve instance folders (README, \"Instance folders\") and print one CSV line per\n"
            "run:\n"
            "  instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,\n"
-           "  time_max_s,time_batch,rel_residual,zdiff,wdiff,work,form,order,omega,beta,\n"
-           "  gamma,shape\n"
+           "  time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,\n"
+           "  omega,beta,gamma,shape\n"
            "residuals are computed by lcpbench from (A, q, z); time_s is the median seconds\n"
            "per solve of --reps timing samples (monitor off, fixed iteration count; a sample\n"
            "repeats the solve time_batch times so that it lasts at least 1 ms), min and max\n"
-           "beside it; zdiff/wdiff need zref.mtx.\n"
+           "beside it; time_setup_s is the solver's setup (once per problem), timed apart;\n"
+           "zdiff/wdiff need zref.mtx.\n"
            "\n"
            "options:\n"
            "  --solver NAME[,NAME]  solvers (lcpbench list solvers)\n"
@@ -251,6 +252,7 @@ static void solve_row(void *ctx, const bench_row *w)
     csv_num(ok ? r->t_max : NAN);
     if (ok && r->batch > 0) printf(",%ld", r->batch);
     else printf(",");
+    csv_num(ok ? r->t_setup : NAN);
     csv_num(ok ? r->res.rel : NAN);
     csv_num(ok ? r->zdiff : NAN);
     csv_num(ok ? r->wdiff : NAN);
@@ -336,8 +338,8 @@ int bench_cmd_solve(int argc, char **argv)
     if (rc == 0) {
         snprintf(S.name, sizeof S.name, "solve");
         printf("instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,"
-               "time_max_s,time_batch,rel_residual,zdiff,wdiff,work,form,order,omega,beta,"
-               "gamma,shape\n");
+               "time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,"
+               "omega,beta,gamma,shape\n");
         fflush(stdout);
         bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
                            .ctx = &a, .force = a.force};
