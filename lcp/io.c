@@ -1073,16 +1073,18 @@ static const char *const part_name[W_N] = {"A.mtx", "q.mtx", "lo.mtx", "hi.mtx",
                                            "findex.mtx", "J.mtx", "Minv.mtx", "E.mtx",
                                            "z0.mtx", "zref.mtx", "meta.txt"};
 
-static void write_part(FILE *fp, const lcp_problem *P, int part)
+/* symA, symM: A and Minv exactly symmetric (found before anything is written: the test
+ * allocates, and a failure must fail the write, not change the file's symmetry word) */
+static void write_part(FILE *fp, const lcp_problem *P, int part, int symA, int symM)
 {
     switch (part) {
-    case W_A: write_coord(fp, &P->A, lcp_csr_is_symmetric(&P->A)); break;
+    case W_A: write_coord(fp, &P->A, symA); break;
     case W_Q: write_array(fp, P->m, P->q); break;
     case W_LO: write_array(fp, P->m, P->lo); break;
     case W_HI: write_array(fp, P->m, P->hi); break;
     case W_FINDEX: write_iarray(fp, P->m, P->findex); break;
     case W_J: write_coord(fp, &P->J, 0); break;
-    case W_MINV: write_coord(fp, &P->Minv, lcp_csr_is_symmetric(&P->Minv)); break;
+    case W_MINV: write_coord(fp, &P->Minv, symM); break;
     case W_E: write_array(fp, P->m, P->E); break;
     case W_Z0: write_array(fp, P->m, P->z0); break;
     case W_ZREF: write_array(fp, P->m, P->zref); break;
@@ -1111,7 +1113,7 @@ static FILE *open_temp(const char *final, char *tmp)
 
 /* write one part (or vector) into a temporary file named in tmp; removes it on failure */
 static lcp_status write_temp(const char *final, char *tmp, const lcp_problem *P, int part,
-                             int m, const double *v, char *msg, size_t msglen)
+                             const int *sym, int m, const double *v, char *msg, size_t msglen)
 {
     lcp_status st = LCP_OK;
     FILE *fp = open_temp(final, tmp);
@@ -1119,7 +1121,7 @@ static lcp_status write_temp(const char *final, char *tmp, const lcp_problem *P,
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot create: %s", final, strerror(errno));
         goto done;
     }
-    if (P) write_part(fp, P, part);
+    if (P) write_part(fp, P, part, sym[0], sym[1]);
     else write_array(fp, m, v);
     int bad = ferror(fp);
     int err = errno;
@@ -1150,7 +1152,7 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
 {
     lcp_status st = LCP_OK;
     char final[W_N][PATH_LEN], tmp[W_N][PATH_LEN];
-    int want[W_N], created = 0, renamed = 0;
+    int want[W_N], created = 0, renamed = 0, sym[2] = {0, 0};
     if (msg && msglen) msg[0] = '\0';
     for (int k = 0; k < W_N; k++) tmp[k][0] = '\0';
     if (!dir || !P || !P->A.p || P->m < 1 || P->A.nrow != P->m || P->A.ncol != P->m ||
@@ -1172,6 +1174,11 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
     want[W_META] = P->meta != NULL;
     for (int k = 0; k < W_N; k++)
         if ((st = join(final[k], dir, part_name[k], msg, msglen)) != LCP_OK) goto done;
+    if (lcp_csr_symmetric(&P->A, &sym[0]) != LCP_OK ||
+        (P->Minv.p && lcp_csr_symmetric(&P->Minv, &sym[1]) != LCP_OK)) {
+        st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory", dir);
+        goto done;
+    }
     if (!is_dir(dir)) {
         if (mkdir(dir, 0777) != 0) {
             st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot create folder: %s", dir,
@@ -1182,7 +1189,7 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
     }
     for (int k = 0; k < W_N; k++) {
         if (!want[k]) continue;
-        st = write_temp(final[k], tmp[k], P, k, 0, NULL, msg, msglen);
+        st = write_temp(final[k], tmp[k], P, k, sym, 0, NULL, msg, msglen);
         if (st != LCP_OK) goto done;
         if (is_dir(final[k])) {                                    /* rename would fail */
             st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: is a folder", final[k]);
@@ -1222,7 +1229,7 @@ lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg,
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: is a folder", path);
         goto done;
     }
-    if ((st = write_temp(path, tmp, NULL, 0, m, v, msg, msglen)) != LCP_OK) goto done;
+    if ((st = write_temp(path, tmp, NULL, 0, NULL, m, v, msg, msglen)) != LCP_OK) goto done;
     if (rename(tmp, path) != 0) {
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot rename %s: %s", path, tmp,
                   strerror(errno));
