@@ -7,10 +7,11 @@
  * q, bounds, findex and z0.  Values are k 2^e with k in -128..127 and e in -40..40, so
  * indefinite, singular, badly scaled and zero-diagonal matrices all occur.  A problem that
  * lcp_problem_check accepts goes to every solver that supports it (both forms when the
- * factors are present), with 30 sweeps at most; each must return a named status equal to
- * info.status, and when the status is not an error (>= 0) a finite z with a finite residual
- * (one known exemption, below).
- * Any violation aborts, which libFuzzer reports as a crash; ASan and UBSan catch the rest.
+ * factors are present; pivoting solvers in one), with 30 sweeps or 200 pivots at most; each
+ * must return a named status equal to info.status, and when the status is not an error
+ * (>= 0) a finite z with a finite residual (one known exemption, below).  Any violation
+ * aborts, which libFuzzer reports as a crash; ASan and UBSan catch the rest.
+ * FUZZ_VERBOSE=1 prints one line per solver run (status, iterations, pivots, CPU time).
  *
  * Build (tests/fuzz.sh does it): clang -fsanitize=fuzzer,address,undefined with the
  * library's sources.  Seeds: tests/fuzz/corpus-solve/.
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct rd {
     const uint8_t *s, *e;
@@ -132,7 +134,8 @@ static int decode(rd *r, lcp_problem *P, int *warm, lcp_form *form)
     return lcp_problem_check(P, msg, sizeof msg) == LCP_OK;
 }
 
-static int strict; /* FUZZ_STRICT=1: no known defect is exempt */
+static int strict;  /* FUZZ_STRICT=1: no known defect is exempt */
+static int verbose; /* FUZZ_VERBOSE=1: one line per solver run on stderr */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -141,6 +144,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     const char *e = getenv("FUZZ_STRICT");
     strict = e && strcmp(e, "1") == 0;
+    e = getenv("FUZZ_VERBOSE");
+    verbose = e && strcmp(e, "1") == 0;
     return 0;
 }
 
@@ -167,11 +172,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             lcp_residuals R;
             lcp_options_default(&opt);
             opt.max_iter = 30;
+            opt.max_pivots = 200;                                   /* bounded time */
             opt.warm = warm;
             opt.form = pass ? LCP_FORM_ASSEMBLED : form;
-            if (pass && (form == LCP_FORM_ASSEMBLED || !lcp_problem_has_factors(&P))) break;
+            if (pass && (form == LCP_FORM_ASSEMBLED || !lcp_problem_has_factors(&P) ||
+                         (S->needs & LCP_DIRECT)))
+                break;                                              /* one form only */
             for (int i = 0; i < m; i++) z[i] = warm ? P.z0[i] : 0.0;
+            clock_t t0 = clock();
             lcp_status st = lcp_solve(S, &P, &opt, z, &info);
+            if (verbose)
+                fprintf(stderr, "fuzz_solve: %s (%s, m = %d): %s, %d iterations, %ld pivots, "
+                        "%.3f s\n", S->name, lcp_form_name(opt.form), m, lcp_status_str(st),
+                        info.iterations, info.pivots, (double)(clock() - t0) / CLOCKS_PER_SEC);
             must(strcmp(lcp_status_str(st), "unknown-status") != 0, "a named status", S->name);
             must(info.status == st, "info.status = the status returned", S->name);
             if (st < 0) continue;
