@@ -82,8 +82,9 @@
  * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
  * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
  * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
- * with info->row.  Non-symmetric A: LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
- * warm start): LCP_ERR_FORMAT with the row.
+ * with info->row; a final residual that is not finite (z or w overflowed) is never handed
+ * back as usable: LCP_ERR_NONFINITE.  Non-symmetric A: LCP_ERR_NEEDS_SYMMETRIC.  Non-finite
+ * data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
  * GPL) and per interior-point iteration, plus a few solves and products with A (and in
@@ -1074,6 +1075,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         lcp_residual(P, z, C.w, &R);
         info->residual = R.r2;
         info->residual_inf = R.rinf;
+        if (!isfinite(R.r2) || !isfinite(R.rinf)) st = LCP_ERR_NONFINITE; /* no usable answer */
         if (st == LCP_OK && !(R.rinf <= REF_ACCEPT * fmax(1.0, C.qinf))) {
             double rmax = -1.0;             /* blame the row with the largest residual */
             for (int i = 0; i < m; i++) {

@@ -9,7 +9,7 @@
  * lcp_problem_check accepts goes to every solver that supports it (both forms when the
  * factors are present; pivoting solvers in one), with 30 sweeps or 200 pivots at most; each
  * must return a named status equal to info.status, and when the status is not an error
- * (>= 0) a finite z with a finite residual (one known exemption, below).  Any violation
+ * (>= 0) a finite z with a finite residual.  Any violation
  * aborts, which libFuzzer reports as a crash; ASan and UBSan catch the rest.
  * FUZZ_VERBOSE=1 prints one line per solver run (status, iterations, pivots, CPU time).
  *
@@ -134,7 +134,6 @@ static int decode(rd *r, lcp_problem *P, int *warm, lcp_form *form)
     return lcp_problem_check(P, msg, sizeof msg) == LCP_OK;
 }
 
-static int strict;  /* FUZZ_STRICT=1: no known defect is exempt */
 static int verbose; /* FUZZ_VERBOSE=1: one line per solver run on stderr */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -142,9 +141,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *e = getenv("FUZZ_STRICT");
-    strict = e && strcmp(e, "1") == 0;
-    e = getenv("FUZZ_VERBOSE");
+    const char *e = getenv("FUZZ_VERBOSE");
     verbose = e && strcmp(e, "1") == 0;
     return 0;
 }
@@ -197,12 +194,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         "max|z| = %g\n", S->name, lcp_form_name(opt.form), m,
                         lcp_status_str(st), R.r2, zmax);
             }
-            /* A known open defect, not checked unless FUZZ_STRICT=1: a pivoting solver's
-             * "usable" end (pivot-cap, friction-not-settled) may hand back an iterate far
-             * worse than its start (ldlt-ref: max|z| = 1e239 on a 19-row friction problem,
-             * tests/fuzz/known-solve/).  The replay of known-solve/ under FUZZ_STRICT=1
-             * reports it as a TODO until it is fixed. */
-            if (!strict && (S->needs & LCP_DIRECT) && st > 0) continue;
             must(isfinite(R.r2) && isfinite(R.rinf), "finite residual when status >= 0",
                  S->name);
         }
