@@ -38,7 +38,7 @@ static void jacobi_w(jacobi_ctx *c, const double *z)
     }
 }
 
-static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row)
+static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     jacobi_ctx *c = vctx;
     const lcp_problem *P = c->P;
@@ -46,11 +46,16 @@ static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row)
     (void)row;
     jacobi_w(c, z);
     memcpy(c->zold, z, (size_t)P->m * sizeof(double));
+    double e2 = 0.0;
     for (int i = 0; i < P->m; i++) {
         double lo, hi;
         lcp_row_bounds(P, c->zold, i, &lo, &hi);
+        double rho = c->zold[i] - lcp_mid(lo, c->zold[i] - c->w[i], hi);  /* r_i(z^k) */
+        e2 += rho * rho;
         z[i] = lcp_mid(lo, c->zold[i] - c->omega * c->w[i] / c->d[i], hi);
     }
+    est->e2 = e2;                                 /* ||r(z^k)||_2^2, z^k kept in zold */
+    est->prev = c->zold;
     return LCP_OK;
 }
 
@@ -115,7 +120,7 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     if (st == LCP_OK) {
         info->form = form;
         info->omega = c.omega;
-        st = lcp_iterate(P, opt, jacobi_sweep, &c, z, info);
+        st = lcp_iterate_fused(P, opt, jacobi_sweep, &c, z, info);
         info->omega = c.omega;
     }
     lcp_free(c.d);

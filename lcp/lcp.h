@@ -207,6 +207,7 @@ typedef struct lcp_options {
     long max_pivots;     /* 0: pivoting solvers' cap; 0 = solver default */
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
+    int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -225,6 +226,10 @@ typedef struct lcp_info {
     double omega;        /* relaxation used */
     double beta, gamma;  /* AMGS parameters used (0 otherwise) */
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
+    int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
+    int threads;         /* threads used (1 for the serial solvers) */
+    int colors;          /* pgs-color: colours of the row colouring; 0 otherwise */
+    double color_time;   /* pgs-color: seconds spent colouring (once per solve) */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);

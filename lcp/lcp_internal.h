@@ -122,6 +122,25 @@ static inline void lcp_row_bounds(const lcp_problem *P, const double *z, int i, 
     }
 }
 
+/* ---- the fused stopping test (iterate.c) -------------------------------------------- */
+/* What a fused sweep measures while it updates the rows (iterate.c):
+ *   e2    sum over rows of rho_i^2, rho_i = z_i - mid(lo_i, z_i - w_i, hi_i) the natural-map
+ *         residual of row i at the moment the sweep visits it (w_i = (A z + q)_i and the
+ *         bounds as the row update computes them);
+ *   prev  NULL, or the iterate the sweep started from when every row was visited there
+ *         (Jacobi): e2 is then that iterate's squared residual, and prev stays valid until
+ *         the next sweep. */
+typedef struct lcp_sweep_est {
+    double e2;
+    const double *prev;
+} lcp_sweep_est;
+typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
+                                      lcp_sweep_est *est);
+/* lcp_iterate with a fused sweep: the estimate decides when the exact residual is taken
+ * (iterate.c); the stopping decision itself is still lcp_residual(z) <= tol. */
+lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
+                             lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info);
+
 /* ---- orderings ------------------------------------------------------------------------ */
 typedef struct lcp_orderer {
     lcp_order kind;

@@ -37,6 +37,7 @@ void lcp_options_default(lcp_options *o)
     o->max_pivots = 0;
     o->monitor = NULL;
     o->monitor_ctx = NULL;
+    o->threads = 1;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -49,6 +50,7 @@ void lcp_info_init(lcp_info *info)
     info->flops = 0.0;
     info->row = -1;
     info->form = LCP_FORM_AUTO;
+    info->threads = 1;
 }
 
 const char *lcp_status_str(lcp_status s)
