@@ -37,7 +37,7 @@
  * the ratio c = r_j / e_j, and sweep k is checked exactly when
  *     it is the first sweep that may be checked (calibration),
  *     c e_k <= S tol                               (it may have converged),
- *     e_k <= e_j / FUSE_RECAL or e_k >= e_j FUSE_RECAL  (re-calibrate each decade),
+ *     e_k <= e_j / FUSE_RECAL or e_k >= e_j FUSE_RECAL  (re-calibrate every 2 decades),
  *     c e_k S > diverge max(1, r_0)                (it may have diverged),
  *     e_k is 0, NaN or Inf, or k = max_iter.
  * The slack S is FUSE_SLACK until two calibrations have been made, then the square of the
@@ -49,8 +49,8 @@
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
  * residual is below tol (tests/test_fused.c: no such case on the canonical instances).
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
- * residual: every check_every sweeps unfused; fused, about one per decade of the residual
- * plus the sweeps within the slack of tol (Jacobi: the sweeps within FUSE_LAG of tol).
+ * residual: every check_every sweeps unfused; fused, about one per two decades of the
+ * residual plus the sweeps within the slack of tol (Jacobi: those within FUSE_LAG of tol).
  * check_every applies to both: only sweeps it names are tested.
  */
 #include "lcp_internal.h"
@@ -89,7 +89,7 @@ static int all_finite(const double *z, int m)
 /* the fused test's constants (see the header) */
 #define FUSE_SLACK 4.0  /* slack until two calibrations have shown how c drifts */
 #define FUSE_SLACK_MIN 1.1
-#define FUSE_RECAL 10.0 /* re-calibrate when the estimate moved by this factor */
+#define FUSE_RECAL 100.0 /* re-calibrate when the estimate moved by this factor */
 #define FUSE_LAG 1.01   /* exact estimates of the previous iterate: rounding margin */
 
 /* The one loop.  Exactly one of sweep and fused is set. */
