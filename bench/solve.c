@@ -38,6 +38,7 @@ static void help(void)
            "  --order ORDER         natural reverse symmetric random random8 error mass perm:FILE\n"
            "                        (FILE: m whitespace-separated 0-based rows)\n"
            "  --seed S              seed of random orderings (default 1)\n"
+           "  --threads N           threads of pgs-color and jacobi (default 1)\n"
            "  --form F              auto, assembled or matrix-free (default auto)\n"
            "  --warm                start from the instance's z0.mtx\n"
            "  --reps R              timing repetitions after one warm-up (default 5; 0 = none)\n"
@@ -144,6 +145,9 @@ static int parse(int argc, char **argv, solve_args *a, int *ninst, char ***inst)
         } else if (OPT("--seed")) {
             if (r > 0 && (r = bench_parse_int(CMD, "--seed", v, 0, 2147483647L, &l)) == 0)
                 a->opt.seed = (uint64_t)l;
+        } else if (OPT("--threads")) {
+            if (r > 0 && (r = bench_parse_int(CMD, "--threads", v, 1, 256L, &l)) == 0)
+                a->opt.threads = (int)l;
         } else if (OPT("--omega")) {
             if (r > 0 && strcmp(v, "auto") == 0) a->opt.omega_auto = 1;
             else if (r > 0 && (r = bench_parse_double(CMD, "--omega", v, &d)) == 0) {

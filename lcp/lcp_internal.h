@@ -141,6 +141,27 @@ typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
 lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
                              lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info);
 
+/* ---- thread pool (pool.c) and row colouring (pgs_color.c) -------------------------- */
+typedef struct lcp_pool lcp_pool;
+typedef void lcp_pool_fn(void *arg, int tid);
+/* nthreads >= 1 threads, the caller being thread 0 (nthreads = 1 starts none) */
+lcp_status lcp_pool_start(lcp_pool **pool, int nthreads);
+/* fn(arg, t) on every thread t = 0 .. size-1; returns when all are done */
+void lcp_pool_run(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
+/* inside fn: wait until every thread has reached the barrier */
+void lcp_pool_barrier(lcp_pool *pool, int tid);
+int lcp_pool_size(const lcp_pool *pool);
+void lcp_pool_stop(lcp_pool *pool); /* joins the workers; accepts NULL */
+
+/* Greedy colouring of the rows (pgs_color.c): rows of one colour share no J column (in the
+ * matrix-free form: no column of J or of B = J Minv), are not coupled through A (assembled
+ * form: a_ij = a_ji = 0) and are not friction-coupled (findex).  Rows are coloured in
+ * natural order with the smallest colour no earlier neighbour has.  On return colptr
+ * (ncolors + 1 entries) and rows (m entries: the rows of colour c, ascending, in
+ * rows[colptr[c] .. colptr[c+1]-1]) are allocated with lcp_malloc. */
+lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
+                          int **colptr, int **rows);
+
 /* ---- orderings ------------------------------------------------------------------------ */
 typedef struct lcp_orderer {
     lcp_order kind;
