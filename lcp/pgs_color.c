@@ -133,23 +133,73 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
 
 typedef struct color_ctx {
     const lcp_problem *P;
-    lcp_rowop op;
+    lcp_rowop op;        /* diag, u and B (matrix-free) */
     lcp_pool *pool;
-    int ncolors;
+    int ncolors, mf;
     int *colptr, *rows;  /* the colouring */
     int *bp;             /* ncolors + 1: first block of each colour */
     double *part;        /* one partial sum of rho^2 per block */
-    double *step;        /* m: omega / a_ii */
+    /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
+    lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
+    lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
+    double *q, *lo, *hi, *E, *step;  /* step = omega / a_ii */
+    int *f;              /* findex (rows), or NULL */
     double *z;           /* the iterate of the sweep being run */
 } color_ctx;
 
-/* the rows of blocks [b0, b1) of colour col; the same row arithmetic as pgs */
+/* D = the rows of S in the order rows[0..m-1] */
+static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
+{
+    lcp_status st = lcp_csr_alloc(D, m, S->ncol, LCP_CSR_NNZ(S));
+    if (st != LCP_OK) return st;
+    int nz = 0;
+    for (int t = 0; t < m; t++) {
+        int i = rows[t];
+        for (int k = S->p[i]; k < S->p[i + 1]; k++, nz++) {
+            D->j[nz] = S->j[k];
+            D->x[nz] = S->x[k];
+        }
+        D->p[t + 1] = nz;
+    }
+    return LCP_OK;
+}
+
+/* the colour-ordered copies of the rows' data */
+static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
+{
+    const lcp_problem *P = c->P;
+    int m = P->m;
+    lcp_status st = csr_rows(c->mf ? &P->J : &P->A, c->rows, m, &c->R);
+    if (st == LCP_OK && c->mf) st = csr_rows(&c->op.B, c->rows, m, &c->Bc);
+    if (st != LCP_OK) return st;
+    c->q = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->lo = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->hi = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->step = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->E = lcp_calloc((size_t)m + 1, sizeof(double));
+    if (P->findex) c->f = lcp_malloc((size_t)m + 1, sizeof(int));
+    if (!c->q || !c->lo || !c->hi || !c->step || !c->E || (P->findex && !c->f))
+        return LCP_ERR_NOMEM;
+    for (int t = 0; t < m; t++) {
+        int i = c->rows[t];
+        c->q[t] = P->q[i];
+        c->lo[t] = P->lo[i];
+        c->hi[t] = P->hi[i];
+        c->step[t] = opt->omega / c->op.diag[i];        /* the same step as pgs */
+        c->E[t] = P->E ? P->E[i] : 0.0;
+        if (c->f) c->f[t] = P->findex[i];
+    }
+    return LCP_OK;
+}
+
+/* the rows of blocks [b0, b1) of colour col; the same row arithmetic as pgs (pgs adds
+ * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z) */
 static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int col, int b0,
                                                                int b1, const int mf)
 {
-    const lcp_problem *P = c->P;
-    lcp_rowop *op = &c->op;
-    double *z = c->z;
+    const lcp_csr *R = &c->R, *B = &c->Bc;
+    double *z = c->z, *u = c->op.u;
+    const int hasE = c->P->E != NULL;
     int end = c->colptr[col + 1];
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
@@ -157,21 +207,25 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
         int t1 = t0 + BLOCK < end ? t0 + BLOCK : end;
         for (int t = t0; t < t1; t++) {
             int i = c->rows[t];
-            double lo, hi;
-            lcp_row_bounds(P, z, i, &lo, &hi);
-            double r = P->q[i];                                       /* r_i = (A z + q)_i */
+            double lo = c->lo[t], hi = c->hi[t];
+            if (c->f && c->f[t] >= 0) {                      /* friction: lcp_row_bounds */
+                double zn = fabs(z[c->f[t]]);
+                lo *= zn;
+                hi *= zn;
+            }
+            double r = c->q[t];                                       /* r_i = (A z + q)_i */
             if (mf) {
-                const lcp_csr *J = &P->J;
-                for (int k = J->p[i]; k < J->p[i + 1]; k++) r += J->x[k] * op->u[J->j[k]];
-                if (P->E) r += P->E[i] * z[i];
+                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
+                if (hasE) r += c->E[t] * z[i];
             } else {
-                const lcp_csr *A = &P->A;
-                for (int k = A->p[i]; k < A->p[i + 1]; k++) r += A->x[k] * z[A->j[k]];
+                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
             }
             double rho = z[i] - lcp_mid(lo, z[i] - r, hi);           /* row as visited */
             e2 += rho * rho;
-            double zi = lcp_mid(lo, z[i] - c->step[i] * r, hi);
-            if (mf) lcp_rowop_update(op, i, zi - z[i]);               /* u += B_i^T dz */
+            double zi = lcp_mid(lo, z[i] - c->step[t] * r, hi);
+            double dz = zi - z[i];
+            if (mf && dz != 0.0)                                      /* u += B_i^T dz */
+                for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
             z[i] = zi;
         }
         c->part[b] = e2;
@@ -187,7 +241,7 @@ static void color_task(void *vctx, int tid)
         int nb = c->bp[col + 1] - c->bp[col];
         int b0 = c->bp[col] + (int)((long)nb * tid / T);
         int b1 = c->bp[col] + (int)((long)nb * (tid + 1) / T);
-        if (c->op.mf) color_blocks(c, col, b0, b1, 1);
+        if (c->mf) color_blocks(c, col, b0, b1, 1);
         else color_blocks(c, col, b0, b1, 0);
     }
 }
@@ -230,12 +284,11 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
             st = LCP_ERR_ZERO_DIAG;
             info->row = i;
         }
-    if (st == LCP_OK && !(c.step = lcp_malloc((size_t)P->m + 1, sizeof(double))))
-        st = LCP_ERR_NOMEM;
-    for (int i = 0; st == LCP_OK && i < P->m; i++) c.step[i] = opt->omega / c.op.diag[i];
+    c.mf = c.op.mf;
     double t0 = seconds();
     if (st == LCP_OK) st = lcp_color_rows(P, &c.op.B, c.op.mf, &c.ncolors, &c.colptr, &c.rows);
     info->color_time = seconds() - t0;
+    if (st == LCP_OK) st = color_layout(&c, opt);
     if (st == LCP_OK && !(c.bp = lcp_malloc((size_t)c.ncolors + 1, sizeof(int))))
         st = LCP_ERR_NOMEM;
     if (st == LCP_OK) {
@@ -259,6 +312,13 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
     }
     lcp_pool_stop(c.pool);
     lcp_rowop_free(&c.op);
+    lcp_csr_free(&c.R);
+    lcp_csr_free(&c.Bc);
+    lcp_free(c.q);
+    lcp_free(c.lo);
+    lcp_free(c.hi);
+    lcp_free(c.E);
+    lcp_free(c.f);
     lcp_free(c.step);
     lcp_free(c.colptr);
     lcp_free(c.rows);
