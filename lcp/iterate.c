@@ -107,6 +107,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     double c = 0.0, ecal = 0.0;   /* fused: calibrated ratio r / e, estimate at calibration */
     double drift[2] = {0.0, 0.0}; /* fused: the last two calibrations' change of c (>= 1) */
     int calibrated = 0;
+    int fresh = 0;                /* R holds the residual of z as it is now */
 
     lcp_start(P, opt, z);
     if (!all_finite(z, P->m)) {
@@ -118,12 +119,14 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (opt->tol >= 0.0) {
         lcp_residual(P, z, w, &R);
         checks++;
+        fresh = 1;
         r0 = R.r2;
         if (R.r2 <= opt->tol) st = LCP_OK;
     }
     const double tol = opt->tol, rdiv = opt->diverge * fmax(1.0, r0);
     while (st == LCP_MAXITER && k < opt->max_iter) {
         k++;
+        fresh = 0;
         lcp_sweep_est est = {0.0, NULL};
         lcp_status s = fused ? fused(ctx, k, z, &row, &est) : sweep(ctx, k, z, &row);
         if (s < 0) {
@@ -141,6 +144,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
             if (st != LCP_MAXITER) {
                 memcpy(z, est.prev, (size_t)P->m * sizeof(double));   /* back to z_{k-1} */
                 k--;
+                fresh = 1;
                 break;
             }
         }
@@ -162,6 +166,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         if (!due) continue;
         lcp_residual(P, z, w, &R);
         checks++;
+        fresh = 1;
         if (fused && e > 0.0 && isfinite(e) && isfinite(R.r2)) {
             double cn = R.r2 / e;
             if (calibrated && c > 0.0 && cn > 0.0) {
@@ -179,7 +184,7 @@ done:
     info->iterations = k;
     info->work = k;
     info->row = row;
-    lcp_residual(P, z, w, &R);
+    if (!fresh) lcp_residual(P, z, w, &R);               /* the same function, the same z */
     info->residual = R.r2;
     info->residual_inf = R.rinf;
     info->residual_checks = checks;
