@@ -37,6 +37,8 @@ void lcp_options_default(lcp_options *o)
     o->max_pivots = 0;
     o->monitor = NULL;
     o->monitor_ctx = NULL;
+    o->prepared = NULL;
+    o->sym_tol = 1e-12;
     o->threads = 1;
 }
 
@@ -61,6 +63,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_NONUNIQUE: return "solved-nonunique";
     case LCP_NOT_SETTLED: return "friction-not-settled";
     case LCP_PIVOT_CAP: return "pivot-cap";
+    case LCP_PARTIAL: return "partial";
     case LCP_ERR_ARG: return "bad-argument";
     case LCP_ERR_NOMEM: return "out-of-memory";
     case LCP_ERR_ZERO_DIAG: return "zero-diagonal";
@@ -75,6 +78,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_ERR_FORMAT: return "bad-format";
     case LCP_ERR_INCONSISTENT: return "inconsistent";
     case LCP_ERR_UNSUPPORTED: return "unsupported";
+    case LCP_ERR_NO_SOLUTION: return "no-solution-found";
     }
     return "unknown-status";
 }
