@@ -8,8 +8,8 @@
  * A setting names the solvers that use it, as words: "@iterative" every solver that is not
  * LCP_DIRECT (a tolerance means nothing to a pivoting method), or registry names with shell
  * patterns ("*", "amgs-* mgs").  tests/test_settings.c runs every solver with every setting
- * it is said not to use changed, and fails when the answer changes.  A setting given to a solver that does not use it is refused
- * (bench_settings_unused): `--omega 1.5' with pgs-block would otherwise run with pgs-block's
+ * it is said not to use changed, and fails when the answer changes.  A setting given to a
+ * solver that does not use it is refused (bench_settings_unused): `--omega 1.5' with pgs-block would otherwise run with pgs-block's
  * own block solves and print a number that was never used.
  *
  * Adding a setting is one line here plus its field (lcp_options or bench_settings);
@@ -51,7 +51,7 @@ static const bench_setting table[] = {
     {"maxit", "--maxit", BENCH_INT, "[0,2000000000]", NULL, "1000",
      "@iterative siconos-lemke siconos-pivot siconos-avi-caoferris bullet-lemke",
      AT(opt.max_iter), 0, NULL, "sweep cap"},
-    {"omega", "--omega", BENCH_DOUBLE, "(0,2)", "auto", "1", "pgs jacobi", AT(opt.omega),
+    {"omega", "--omega", BENCH_DOUBLE, "(0,2)", "auto", "1", "pgs pgs-color jacobi", AT(opt.omega),
      offsetof(bench_settings, opt.omega_auto), NULL,
      "relaxation; auto (jacobi): 1/lambda_max(D^-1/2 A D^-1/2)"},
     {"beta", "--beta", BENCH_DOUBLE, "(0,inf)", NULL, "", "amgs-* mgs", AT(opt.beta), 0, NULL,
@@ -62,6 +62,8 @@ static const bench_setting table[] = {
      order_names, "row order of a sweep (solve also: perm:FILE, m 0-based rows)"},
     {"seed", "--seed", BENCH_INT, "[0,2147483647]", NULL, "1", SWEEPERS, AT(opt.seed), 0, NULL,
      "seed of the random orderings"},
+    {"threads", "--threads", BENCH_INT, "[1,256]", NULL, "1", "pgs-color jacobi",
+     AT(opt.threads), 0, NULL, "worker threads (same results for any count)"},
     {"form", "--form", BENCH_ENUM, NULL, NULL, "auto", LOOPERS, AT(opt.form), 0,
      form_names, "A assembled, or matrix-free from J, Minv, E (auto: matrix-free if present)"},
     {"warm", "--warm", BENCH_BOOL, NULL, NULL, "0", "*", AT(opt.warm), 0, NULL,

@@ -3,15 +3,55 @@
  *
  *   z <- start (lcp_start);  monitor(0, z)
  *   for k = 1 .. max_iter:
- *       sweep(k, z)                            (the solver's only job)
+ *       sweep(k, z)  [fused sweeps also return e_k, below]    (the solver's only job)
  *       stop with LCP_ERR_NONFINITE if z has a NaN or Inf
  *       monitor(k, z)                          (observes only)
- *       every check_every sweeps (tol >= 0):  r = ||z - mid(lo, z - w, hi)||_2
+ *       every check_every sweeps (tol >= 0), when the test is due (below):
+ *           r = ||z - mid(lo, z - w, hi)||_2    (lcp_residual: one product with A)
  *           r <= tol                     ->  LCP_OK
  *           r > diverge * max(1, r_0)    ->  LCP_ERR_DIVERGED
  *   cap reached -> LCP_MAXITER (usable answer)
  * The final residual is always computed with lcp_residual() and stored in info.
- * Cost per sweep beyond the sweep: O(m), plus O(nnz(A)) on residual checks.
+ *
+ * THE FUSED TEST (lcp_iterate_fused).  The exact residual of the iterate after a
+ * Gauss-Seidel sweep cannot be had without another product: rows visited early change
+ * again when later rows move.  A fused sweep instead returns, at almost no cost, the
+ * sum of squares of the natural-map residual of each row AT THE MOMENT IT IS VISITED,
+ *     rho_i = z_i - mid(lo_i, z_i - w_i, hi_i),   w_i = (A z + q)_i,  z the newest iterate
+ * (the quantities the row update computes anyway), and e_k = ||rho||_2.  How it relates
+ * to the true residual r(z) (A = D - L - U in the visiting order, d = z_k - z_{k-1}):
+ *   - Jacobi: every row is visited at z_{k-1}, so e_k = ||r(z_{k-1})||_2 exactly (in the
+ *     matrix-free form to the rounding of J (Minv J^T z) against A z).
+ *   - Gauss-Seidel: row i is visited at (z_k on rows before i, z_{k-1} from i on), so,
+ *     mid being 1-Lipschitz, | rho_i - r_i(z_{k-1}) | <= |(L d)_i|, and with omega = 1
+ *     row i is exactly solved after its update, so |r_i(z_k)| <= |(U d)_i| (friction rows
+ *     add mu |d_f| when their normal row f is visited after them).  Where no bound is
+ *     active the sweep is linear and rho = -D d, r(z_k) = -U d: once the iteration has
+ *     settled on its slowest mode, r(z_k) / e_k tends to a constant.
+ * JACOBI (est->prev set): e_k is the residual of z_{k-1}, which the sweep keeps; when
+ * e_k <= FUSE_LAG tol (or e_k may exceed the divergence limit) the loop takes the exact
+ * residual of z_{k-1}, and when that stops the loop, z goes back to z_{k-1}: the same stop,
+ * status and iterate as the unfused test, at the price of one discarded sweep.
+ * GAUSS-SEIDEL: e_k is not a bound, and the loop never stops on it: it only decides WHEN
+ * to pay for the exact residual.  The exact residual r_j of a checked sweep j calibrates
+ * the ratio c = r_j / e_j, and sweep k is checked exactly when
+ *     it is the first sweep that may be checked (calibration),
+ *     c e_k <= S tol                               (it may have converged),
+ *     e_k <= e_j / FUSE_RECAL or e_k >= e_j FUSE_RECAL  (re-calibrate every 2 decades),
+ *     c e_k S > diverge max(1, r_0)                (it may have diverged),
+ *     e_k is 0, NaN or Inf, or k = max_iter.
+ * The slack S is FUSE_SLACK until two calibrations have been made, then the square of the
+ * largest change of c over the last two calibrations (at least FUSE_SLACK_MIN): where c
+ * is steady (it settles to 4 digits on the chain) few sweeps near tol are checked, where
+ * it jumps (friction rows switching) the band widens.
+ * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
+ * unfused loop, and the stop can only come later than the unfused loop's, when the
+ * calibrated prediction overestimates the residual by more than S at the first sweep whose
+ * residual is below tol (tests/test_fused.c: no such case on the canonical instances).
+ * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
+ * residual: every check_every sweeps unfused; fused, about one per two decades of the
+ * residual plus the sweeps within the slack of tol (Jacobi: those within FUSE_LAG of tol).
+ * check_every applies to both: only sweeps it names are tested.
  */
 #include "lcp_internal.h"
 
@@ -46,16 +86,28 @@ static int all_finite(const double *z, int m)
     return bad == 0;
 }
 
-lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
-                       void *ctx, double *z, lcp_info *info)
+/* the fused test's constants (see the header) */
+#define FUSE_SLACK 4.0  /* slack until two calibrations have shown how c drifts */
+#define FUSE_SLACK_MIN 1.1
+#define FUSE_RECAL 100.0 /* re-calibrate when the estimate moved by this factor */
+#define FUSE_LAG 1.01   /* exact estimates of the previous iterate: rounding margin */
+
+/* The one loop.  Exactly one of sweep and fused is set. */
+static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
+                          lcp_fused_sweep_fn *fused, void *ctx, double *z, lcp_info *info)
 {
-    if (!P || !opt || !sweep || !z || !info || opt->max_iter < 0 || opt->check_every < 1)
+    if (!P || !opt || (!sweep && !fused) || !z || !info || opt->max_iter < 0 ||
+        opt->check_every < 1)
         return LCP_ERR_ARG;
     double *w = lcp_malloc((size_t)P->m, sizeof(double));
     if (!w) return LCP_ERR_NOMEM;
     lcp_status st = LCP_MAXITER;
     lcp_residuals R;
-    int k = 0, row = -1;
+    int k = 0, row = -1, checks = 0;
+    double c = 0.0, ecal = 0.0;   /* fused: calibrated ratio r / e, estimate at calibration */
+    double drift[2] = {0.0, 0.0}; /* fused: the last two calibrations' change of c (>= 1) */
+    int calibrated = 0;
+    int fresh = 0;                /* R holds the residual of z as it is now */
 
     lcp_start(P, opt, z);
     if (!all_finite(z, P->m)) {
@@ -66,35 +118,89 @@ lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_f
     double r0 = 0.0;
     if (opt->tol >= 0.0) {
         lcp_residual(P, z, w, &R);
+        checks++;
+        fresh = 1;
         r0 = R.r2;
         if (R.r2 <= opt->tol) st = LCP_OK;
     }
+    const double tol = opt->tol, rdiv = opt->diverge * fmax(1.0, r0);
     while (st == LCP_MAXITER && k < opt->max_iter) {
         k++;
-        lcp_status s = sweep(ctx, k, z, &row);
+        fresh = 0;
+        lcp_sweep_est est = {0.0, NULL};
+        lcp_status s = fused ? fused(ctx, k, z, &row, &est) : sweep(ctx, k, z, &row);
         if (s < 0) {
             st = s;
             break;
+        }
+        double e = sqrt(est.e2);
+        /* an exact estimate of z_{k-1}, a sweep the unfused loop tested: stop there */
+        if (est.prev && tol >= 0.0 && k > 1 && (k - 1) % opt->check_every == 0 &&
+            !(e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv)) {
+            lcp_residual(P, est.prev, w, &R);
+            checks++;
+            if (R.r2 <= tol) st = LCP_OK;
+            else if (!(R.r2 <= rdiv)) st = LCP_ERR_DIVERGED;
+            if (st != LCP_MAXITER) {
+                memcpy(z, est.prev, (size_t)P->m * sizeof(double));   /* back to z_{k-1} */
+                k--;
+                fresh = 1;
+                break;
+            }
         }
         if (!all_finite(z, P->m)) {
             st = LCP_ERR_NONFINITE;
             break;
         }
         if (opt->monitor) opt->monitor(opt->monitor_ctx, k, z);
-        if (opt->tol >= 0.0 && (k % opt->check_every == 0 || k == opt->max_iter)) {
-            lcp_residual(P, z, w, &R);
-            if (R.r2 <= opt->tol) st = LCP_OK;
-            else if (!(R.r2 <= opt->diverge * fmax(1.0, r0))) st = LCP_ERR_DIVERGED;
+        if (tol < 0.0 || (k % opt->check_every != 0 && k != opt->max_iter)) continue;
+        int due = 1;
+        if (fused && est.prev) due = k == opt->max_iter;     /* z_k is tested next sweep */
+        else if (fused && calibrated && k != opt->max_iter && e > 0.0 && isfinite(e)) {
+            double pred = c * e;                             /* predicted ||r(z_k)||_2 */
+            double d = fmax(drift[0], drift[1]);
+            double slack = d > 0.0 ? fmax(FUSE_SLACK_MIN, d * d) : FUSE_SLACK;
+            due = pred <= slack * tol || !(pred * FUSE_SLACK <= rdiv) ||
+                  e * FUSE_RECAL <= ecal || e >= ecal * FUSE_RECAL;
         }
+        if (!due) continue;
+        lcp_residual(P, z, w, &R);
+        checks++;
+        fresh = 1;
+        if (fused && e > 0.0 && isfinite(e) && isfinite(R.r2)) {
+            double cn = R.r2 / e;
+            if (calibrated && c > 0.0 && cn > 0.0) {
+                drift[1] = drift[0];
+                drift[0] = fmax(cn / c, c / cn);
+            }
+            c = cn;
+            ecal = e;
+            calibrated++;
+        }
+        if (R.r2 <= tol) st = LCP_OK;
+        else if (!(R.r2 <= rdiv)) st = LCP_ERR_DIVERGED;
     }
 done:
     info->iterations = k;
     info->work = k;
     info->row = row;
-    lcp_residual(P, z, w, &R);
+    if (!fresh) lcp_residual(P, z, w, &R);               /* the same function, the same z */
     info->residual = R.r2;
     info->residual_inf = R.rinf;
+    info->residual_checks = checks;
     info->status = st;
     lcp_free(w);
     return st;
+}
+
+lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
+                       void *ctx, double *z, lcp_info *info)
+{
+    return iterate(P, opt, sweep, NULL, ctx, z, info);
+}
+
+lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
+                             lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info)
+{
+    return iterate(P, opt, NULL, sweep, ctx, z, info);
 }

@@ -5,52 +5,109 @@
  * omega = 1 by default; `auto' (omega_auto) takes omega = 1 / lambda_max(D^-1/2 A D^-1/2),
  * estimated by 50 power iterations from a fixed start vector (reported in info->omega).
  * Assembled: w = A z + q (one CSR product).  Matrix-free: w = J (Minv (J^T z)) + E z + q
- * (three sparse products).  Both O(nnz) per sweep.  Jacobi may diverge on contact problems:
- * the shared loop then stops with LCP_ERR_DIVERGED or LCP_ERR_NONFINITE.
+ * (three sparse products, J^T z by the rows of a stored J^T).  Both O(nnz) per sweep.
+ * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
+ * or LCP_ERR_NONFINITE.
+ * Threads (options.threads, a pool started once per solve): each stage is cut into fixed
+ * blocks of rows, every row's sum is taken in the same order as the serial CSR product,
+ * and the row residuals of the fused stopping test (iterate.c; for Jacobi the exact
+ * residual of z^k) are summed per block, then the blocks in order: iterates and estimate
+ * are bit-identical for any number of threads.  Three barriers per sweep (matrix-free),
+ * one (assembled).
  */
 #include "lcp_internal.h"
 #include "solvers.h"
 
 #include <string.h>
 
+enum { BLOCK = 256, MAX_THREADS = 256 };
+
 typedef struct jacobi_ctx {
     const lcp_problem *P;
     int mf;
     double omega;
     double *d;      /* m: a_ii */
-    double *w;      /* m: A z + q */
-    double *zold;   /* m */
+    double *w;      /* m: workspace of the power iteration */
+    double *zold;   /* m: z^k */
     double *t, *u;  /* n: J^T z, Minv J^T z (matrix-free) */
+    lcp_csr JT;     /* matrix-free: J^T, so that J^T z is computed by rows */
+    lcp_pool *pool;
+    double *part;   /* one partial sum of rho^2 per block of BLOCK rows */
+    double *z;      /* the iterate of the sweep being run */
 } jacobi_ctx;
 
-/* w = A z + q in the chosen form */
-static void jacobi_w(jacobi_ctx *c, const double *z)
+/* [first, last) of n items (blocks of `unit') for thread tid of T */
+static void share(int n, int unit, int tid, int T, int *first, int *last)
 {
-    const lcp_problem *P = c->P;
-    if (c->mf) {
-        lcp_csr_matvec_t(&P->J, z, c->t);                    /* t = J^T z */
-        lcp_csr_matvec(&P->Minv, c->t, c->u);                /* u = Minv t */
-        lcp_csr_matvec(&P->J, c->u, c->w);                   /* w = J u */
-        for (int i = 0; i < P->m; i++) c->w[i] += (P->E ? P->E[i] * z[i] : 0.0) + P->q[i];
-    } else {
-        lcp_csr_matvec(&P->A, z, c->w);                      /* w = A z */
-        for (int i = 0; i < P->m; i++) c->w[i] += P->q[i];
-    }
+    int nb = (n + unit - 1) / unit;
+    *first = (int)((long)nb * tid / T) * unit;
+    *last = (int)((long)nb * (tid + 1) / T) * unit;
+    if (*last > n) *last = n;
+    if (*first > n) *first = n;
 }
 
-static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row)
+/* One sweep on thread tid: the same sums, in the same order, as one CSR product per
+ * stage, whatever the number of threads:
+ *   zold = z;  [matrix-free: t = J^T zold, u = Minv t (by rows of J^T and Minv)]
+ *   w_i = A_i zold + q_i  or  J_i u + (E_i zold_i + q_i);  z_i = mid(lo, zold_i - omega w_i / d_i, hi) */
+static void jacobi_task(void *vctx, int tid)
 {
     jacobi_ctx *c = vctx;
     const lcp_problem *P = c->P;
+    int T = lcp_pool_size(c->pool), r0, r1, d0, d1;
+    double *z = c->z, *zold = c->zold;
+    share(P->m, BLOCK, tid, T, &r0, &r1);
+    memcpy(zold + r0, z + r0, (size_t)(r1 - r0) * sizeof(double));
+    lcp_pool_barrier(c->pool, tid);                           /* zold complete */
+    if (c->mf) {
+        share(P->n, BLOCK, tid, T, &d0, &d1);
+        for (int j = d0; j < d1; j++) {                       /* t = J^T zold */
+            double s = 0.0;
+            for (int k = c->JT.p[j]; k < c->JT.p[j + 1]; k++) s += c->JT.x[k] * zold[c->JT.j[k]];
+            c->t[j] = s;
+        }
+        lcp_pool_barrier(c->pool, tid);
+        for (int j = d0; j < d1; j++) {                       /* u = Minv t */
+            double s = 0.0;
+            for (int k = P->Minv.p[j]; k < P->Minv.p[j + 1]; k++)
+                s += P->Minv.x[k] * c->t[P->Minv.j[k]];
+            c->u[j] = s;
+        }
+        lcp_pool_barrier(c->pool, tid);
+    }
+    for (int b0 = r0; b0 < r1; b0 += BLOCK) {
+        int b1 = b0 + BLOCK < r1 ? b0 + BLOCK : r1;
+        double e2 = 0.0;
+        for (int i = b0; i < b1; i++) {
+            double w = 0.0;
+            if (c->mf) {
+                for (int k = P->J.p[i]; k < P->J.p[i + 1]; k++) w += P->J.x[k] * c->u[P->J.j[k]];
+                w += (P->E ? P->E[i] * zold[i] : 0.0) + P->q[i];
+            } else {
+                for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) w += P->A.x[k] * zold[P->A.j[k]];
+                w += P->q[i];
+            }
+            double lo, hi;
+            lcp_row_bounds(P, zold, i, &lo, &hi);
+            double rho = zold[i] - lcp_mid(lo, zold[i] - w, hi);          /* r_i(z^k) */
+            e2 += rho * rho;
+            z[i] = lcp_mid(lo, zold[i] - c->omega * w / c->d[i], hi);
+        }
+        c->part[b0 / BLOCK] = e2;
+    }
+}
+
+static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
+{
+    jacobi_ctx *c = vctx;
     (void)k;
     (void)row;
-    jacobi_w(c, z);
-    memcpy(c->zold, z, (size_t)P->m * sizeof(double));
-    for (int i = 0; i < P->m; i++) {
-        double lo, hi;
-        lcp_row_bounds(P, c->zold, i, &lo, &hi);
-        z[i] = lcp_mid(lo, c->zold[i] - c->omega * c->w[i] / c->d[i], hi);
-    }
+    c->z = z;
+    lcp_pool_run(c->pool, jacobi_task, c);
+    double e2 = 0.0;
+    for (int b = 0; b < (c->P->m + BLOCK - 1) / BLOCK; b++) e2 += c->part[b];
+    est->e2 = e2;                                 /* ||r(z^k)||_2^2, z^k kept in zold */
+    est->prev = c->zold;
     return LCP_OK;
 }
 
@@ -91,16 +148,19 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         form = lcp_problem_has_factors(P) ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
     if (form == LCP_FORM_MATRIX_FREE && !lcp_problem_has_factors(P)) st = LCP_ERR_NEEDS_FACTORS;
     if (!opt->omega_auto && !(opt->omega > 0.0 && opt->omega < 2.0)) st = LCP_ERR_ARG;
+    if (opt->threads < 1 || opt->threads > MAX_THREADS) st = LCP_ERR_ARG;
     c.mf = form == LCP_FORM_MATRIX_FREE;
     c.d = lcp_malloc((size_t)P->m, sizeof(double));
     c.w = lcp_malloc((size_t)P->m, sizeof(double));
     c.zold = lcp_malloc((size_t)P->m, sizeof(double));
+    c.part = lcp_malloc((size_t)P->m / BLOCK + 1, sizeof(double));
     if (c.mf) {
         c.t = lcp_malloc((size_t)P->n, sizeof(double));
         c.u = lcp_malloc((size_t)P->n, sizeof(double));
     }
-    if (st == LCP_OK && (!c.d || !c.w || !c.zold || (c.mf && (!c.t || !c.u))))
+    if (st == LCP_OK && (!c.d || !c.w || !c.zold || !c.part || (c.mf && (!c.t || !c.u))))
         st = LCP_ERR_NOMEM;
+    if (st == LCP_OK && c.mf) st = lcp_csr_transpose(&P->J, &c.JT);
     if (st == LCP_OK) lcp_csr_diag(&P->A, c.d);
     for (int i = 0; st == LCP_OK && i < P->m; i++)
         if (!(c.d[i] > 0.0)) {
@@ -112,12 +172,17 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         if (!(lambda > 0.0) || !isfinite(lambda)) st = LCP_ERR_BREAKDOWN;
         else c.omega = 1.0 / lambda;
     }
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);  /* once per solve */
     if (st == LCP_OK) {
         info->form = form;
         info->omega = c.omega;
-        st = lcp_iterate(P, opt, jacobi_sweep, &c, z, info);
+        info->threads = opt->threads;
+        st = lcp_iterate_fused(P, opt, jacobi_sweep, &c, z, info);
         info->omega = c.omega;
     }
+    lcp_pool_stop(c.pool);
+    lcp_csr_free(&c.JT);
+    lcp_free(c.part);
     lcp_free(c.d);
     lcp_free(c.w);
     lcp_free(c.zold);

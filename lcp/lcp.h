@@ -216,6 +216,7 @@ typedef struct lcp_options {
     double sym_tol;      /* 1e-12: ldlt-ref treats A as symmetric when its relative asymmetry
                             max|A - A^T| / max|A| is at most this (and pivots with the
                             symmetric part, residuals on A itself); above it, lemke-ref */
+    int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -235,6 +236,10 @@ typedef struct lcp_info {
     double beta, gamma;  /* AMGS parameters used (0 otherwise) */
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
     double asymmetry;    /* ldlt-ref, lemke-ref: max|A - A^T| / max|A| (0 when symmetric) */
+    int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
+    int threads;         /* threads used (1 for the serial solvers) */
+    int colors;          /* pgs-color: colours of the row colouring; 0 otherwise */
+    double color_time;   /* pgs-color: seconds spent colouring (once per solve) */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);

@@ -136,6 +136,46 @@ static inline void lcp_row_bounds(const lcp_problem *P, const double *z, int i, 
     }
 }
 
+/* ---- the fused stopping test (iterate.c) -------------------------------------------- */
+/* What a fused sweep measures while it updates the rows (iterate.c):
+ *   e2    sum over rows of rho_i^2, rho_i = z_i - mid(lo_i, z_i - w_i, hi_i) the natural-map
+ *         residual of row i at the moment the sweep visits it (w_i = (A z + q)_i and the
+ *         bounds as the row update computes them);
+ *   prev  NULL, or the iterate the sweep started from when every row was visited there
+ *         (Jacobi): e2 is then that iterate's squared residual, and prev stays valid until
+ *         the next sweep. */
+typedef struct lcp_sweep_est {
+    double e2;
+    const double *prev;
+} lcp_sweep_est;
+typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
+                                      lcp_sweep_est *est);
+/* lcp_iterate with a fused sweep: the estimate decides when the exact residual is taken
+ * (iterate.c); the stopping decision itself is still lcp_residual(z) <= tol. */
+lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
+                             lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info);
+
+/* ---- thread pool (pool.c) and row colouring (pgs_color.c) -------------------------- */
+typedef struct lcp_pool lcp_pool;
+typedef void lcp_pool_fn(void *arg, int tid);
+/* nthreads >= 1 threads, the caller being thread 0 (nthreads = 1 starts none) */
+lcp_status lcp_pool_start(lcp_pool **pool, int nthreads);
+/* fn(arg, t) on every thread t = 0 .. size-1; returns when all are done */
+void lcp_pool_run(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
+/* inside fn: wait until every thread has reached the barrier */
+void lcp_pool_barrier(lcp_pool *pool, int tid);
+int lcp_pool_size(const lcp_pool *pool);
+void lcp_pool_stop(lcp_pool *pool); /* joins the workers; accepts NULL */
+
+/* Greedy colouring of the rows (pgs_color.c): rows of one colour share no J column (in the
+ * matrix-free form: no column of J or of B = J Minv), are not coupled through A (assembled
+ * form: a_ij = a_ji = 0) and are not friction-coupled (findex).  Rows are coloured in
+ * natural order with the smallest colour no earlier neighbour has.  On return colptr
+ * (ncolors + 1 entries) and rows (m entries: the rows of colour c, ascending, in
+ * rows[colptr[c] .. colptr[c+1]-1]) are allocated with lcp_malloc. */
+lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
+                          int **colptr, int **rows);
+
 /* ---- orderings ------------------------------------------------------------------------ */
 typedef struct lcp_orderer {
     lcp_order kind;

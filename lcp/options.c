@@ -39,6 +39,7 @@ void lcp_options_default(lcp_options *o)
     o->monitor_ctx = NULL;
     o->prepared = NULL;
     o->sym_tol = 1e-12;
+    o->threads = 1;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -51,6 +52,7 @@ void lcp_info_init(lcp_info *info)
     info->flops = 0.0;
     info->row = -1;
     info->form = LCP_FORM_AUTO;
+    info->threads = 1;
 }
 
 const char *lcp_status_str(lcp_status s)

@@ -8,6 +8,8 @@
  * u = Minv J^T z; r_i = J_i u + E_i z_i + q_i; u += Minv J_i^T dz; O(nnz(J) + nnz(B)) per
  * sweep) through the shared row operator: both give the same iterates to rounding.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
+ * Stopping test fused into the sweep (iterate.c): each row adds its natural-map residual
+ * as visited, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i), one mid and one multiply-add.
  * Sources: Lacoursiere 2013 notes (Alg. 2.1, 2.2); ODE quickstep (SOR-LCP).
  */
 #include "lcp_internal.h"
@@ -21,11 +23,14 @@ typedef struct pgs_ctx {
     double *step;   /* m: omega / a_ii */
 } pgs_ctx;
 
-/* The rows of one sweep.  `mf' is a constant at each call site, so the compiler emits one
- * loop per form with no branch inside (the sweep is within 1.2x of a CSR product). */
-static inline __attribute__((always_inline)) void pgs_rows(pgs_ctx *c, const int *perm,
-                                                           double *z, const int mf)
+/* The rows of one sweep; returns sum rho_i^2, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i)
+ * the natural-map residual of row i as visited (the fused stopping test, iterate.c).
+ * `mf' is a constant at each call site, so the compiler emits one loop per form with no
+ * branch inside (the sweep is within 1.2x of a CSR product). */
+static inline __attribute__((always_inline)) double pgs_rows(pgs_ctx *c, const int *perm,
+                                                             double *z, const int mf)
 {
+    double e2 = 0.0;
     const lcp_problem *P = c->P;
     lcp_rowop *op = &c->op;
     const int natural = c->ord.kind == LCP_ORDER_NATURAL;
@@ -42,20 +47,22 @@ static inline __attribute__((always_inline)) void pgs_rows(pgs_ctx *c, const int
             const lcp_csr *A = &P->A;
             for (int k = A->p[i]; k < A->p[i + 1]; k++) r += A->x[k] * z[A->j[k]];
         }
+        double rho = z[i] - lcp_mid(lo, z[i] - r, hi);               /* row i as visited */
+        e2 += rho * rho;
         double zi = lcp_mid(lo, z[i] - c->step[i] * r, hi);   /* z_i - omega r_i / a_ii */
         if (mf) lcp_rowop_update(op, i, zi - z[i]);                   /* u += B_i^T dz */
         z[i] = zi;
     }
+    return e2;
 }
 
-static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row)
+static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     pgs_ctx *c = vctx;
     (void)row;
     if (k == 1) lcp_rowop_reset(&c->op, z);               /* u = Minv J^T z at the start */
     const int *perm = lcp_order_next(&c->ord, k, z);
-    if (c->op.mf) pgs_rows(c, perm, z, 1);
-    else pgs_rows(c, perm, z, 0);
+    est->e2 = c->op.mf ? pgs_rows(c, perm, z, 1) : pgs_rows(c, perm, z, 0);
     return LCP_OK;
 }
 
@@ -78,7 +85,7 @@ lcp_status lcp_solve_pgs(const lcp_problem *P, const lcp_options *opt, double *z
     if (st == LCP_OK) {
         info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
         info->omega = opt->omega;
-        st = lcp_iterate(P, opt, pgs_sweep, &c, z, info);
+        st = lcp_iterate_fused(P, opt, pgs_sweep, &c, z, info);
         lcp_order_free(&c.ord);
     }
     lcp_rowop_free(&c.op);

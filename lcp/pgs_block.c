@@ -33,6 +33,8 @@
  * COST.  Set-up: O(sum_G |G|^2 (nnz per row)).  Per sweep: one row product per row (as pgs)
  * plus at most 1 + 3^k small solves (k <= 2: at most 10 systems of size <= 3) per contact.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
+ * Stopping test fused into the sweep (iterate.c): every row adds its natural-map residual
+ * at the moment its group is visited (before the group's update).
  *
  * SOURCE.  The "grouping" strategy of Andrews, Erleben, Kry, Teichmann, "Contact and
  * friction simulation for computer graphics" (SIGGRAPH course, 2017); ODE's box friction.
@@ -298,16 +300,22 @@ static inline __attribute__((always_inline)) double row_res(const blk_ctx *c, in
     return r;
 }
 
-static void solve_group(blk_ctx *c, int g, double *z, const int mf)
+/* returns sum rho_a^2 over the group's rows as visited (iterate.c) */
+static double solve_group(blk_ctx *c, int g, double *z, const int mf)
 {
     const lcp_problem *P = c->P;
     const int *rows = c->grow + c->gp[g];
     int s = c->gp[g + 1] - c->gp[g];
     const double *M = c->blk + c->boff[g];
     double *zl = c->zl, *b = c->rl;
+    double e2 = 0.0;
     for (int a = 0; a < s; a++) {                          /* b = r_G - A_GG z_G */
         b[a] = row_res(c, rows[a], z, mf);
         zl[a] = z[rows[a]];
+        double lo, hi;
+        lcp_row_bounds(P, z, rows[a], &lo, &hi);
+        double rho = zl[a] - lcp_mid(lo, zl[a] - b[a], hi);      /* row as visited */
+        e2 += rho * rho;
     }
     for (int a = 0; a < s; a++)
         for (int h = 0; h < s; h++) b[a] -= M[a * s + h] * zl[h];
@@ -333,11 +341,13 @@ static void solve_group(blk_ctx *c, int g, double *z, const int mf)
         if (mf) lcp_rowop_update(&c->op, i, zl[a] - z[i]);
         z[i] = zl[a];
     }
+    return e2;
 }
 
-static inline __attribute__((always_inline)) void blk_rows(blk_ctx *c, const int *perm,
-                                                           double *z, const int mf)
+static inline __attribute__((always_inline)) double blk_rows(blk_ctx *c, const int *perm,
+                                                             double *z, const int mf)
 {
+    double e2 = 0.0;
     const lcp_problem *P = c->P;
     const int natural = c->ord.kind == LCP_ORDER_NATURAL;
     for (int t = 0; t < P->m; t++) {
@@ -347,23 +357,25 @@ static inline __attribute__((always_inline)) void blk_rows(blk_ctx *c, const int
         if (c->gp[g + 1] - c->gp[g] == 1) {                /* group of one: a PGS update */
             double lo = P->lo[i], hi = P->hi[i];
             double r = row_res(c, i, z, mf);
+            double rho = z[i] - lcp_mid(lo, z[i] - r, hi);           /* row as visited */
+            e2 += rho * rho;
             double zi = lcp_mid(lo, z[i] - c->step[i] * r, hi);
             if (mf) lcp_rowop_update(&c->op, i, zi - z[i]);
             z[i] = zi;
         } else {
-            solve_group(c, g, z, mf);
+            e2 += solve_group(c, g, z, mf);
         }
     }
+    return e2;
 }
 
-static lcp_status blk_sweep(void *vctx, int k, double *z, int *row)
+static lcp_status blk_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     blk_ctx *c = vctx;
     (void)row;
     if (k == 1) lcp_rowop_reset(&c->op, z);               /* u = Minv J^T z at the start */
     const int *perm = lcp_order_next(&c->ord, k, z);
-    if (c->op.mf) blk_rows(c, perm, z, 1);
-    else blk_rows(c, perm, z, 0);
+    est->e2 = c->op.mf ? blk_rows(c, perm, z, 1) : blk_rows(c, perm, z, 0);
     return LCP_OK;
 }
 
@@ -401,7 +413,7 @@ lcp_status lcp_solve_pgs_block(const lcp_problem *P, const lcp_options *opt, dou
     if (st == LCP_OK) {
         info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
         info->omega = 1.0;
-        st = lcp_iterate(P, opt, blk_sweep, &c, z, info);
+        st = lcp_iterate_fused(P, opt, blk_sweep, &c, z, info);
         lcp_order_free(&c.ord);
     }
     lcp_rowop_free(&c.op);

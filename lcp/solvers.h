@@ -8,6 +8,7 @@
 lcp_solve_fn lcp_solve_pgs;    /* pgs.c */
 lcp_solve_fn lcp_solve_jacobi; /* jacobi.c */
 lcp_solve_fn lcp_solve_pgs_block; /* pgs_block.c */
+lcp_solve_fn lcp_solve_pgs_color; /* pgs_color.c */
 lcp_solve_fn lcp_solve_amgs_D, lcp_solve_amgs_I, lcp_solve_amgs_D_explicit, lcp_solve_amgs_I_explicit; /* amgs.c */
 lcp_solve_fn lcp_solve_mgs; /* amgs.c */
 lcp_solve_fn lcp_solve_ldlt_ref; /* reference/ldlt_ref.c */

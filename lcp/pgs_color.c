@@ -1,0 +1,329 @@
+/* pgs_color.c: projected Gauss-Seidel over a colouring of the rows (`pgs-color'), on
+ * POSIX threads.
+ *
+ * COLOURING (lcp_color_rows, once per solve, timed into info->color_time).  Two rows may be
+ * updated at the same time when neither reads what the other writes:
+ *   matrix-free: row i reads u at the columns of J_i and writes u at the columns of
+ *     B_i = (J Minv)_i (the bodies of its contact), and z_i;
+ *   assembled:   row i reads z_j where a_ij != 0 and writes z_i;
+ *   friction:    row i reads z_f, f = findex[i], for its bounds.
+ * So rows conflict when they share a column of J or B (matrix-free), when a_ij or a_ji is
+ * nonzero (assembled), or when one is the other's normal row; the friction rows of a
+ * contact also share its bodies, so they and their normal row get different colours, and
+ * a friction row always takes its bounds from the newest normal value of an earlier colour
+ * or of the previous sweep (we keep that coupling instead of grouping the contact, which
+ * would be pgs-block's visit).  The greedy colouring takes rows in natural order and gives
+ * each the smallest colour none of its earlier neighbours has; cost O(sum over rows of the
+ * rows sharing its columns).
+ *
+ * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of BLOCK rows
+ * and thread t of T updates blocks [t nb / T, (t + 1) nb / T); a barrier separates colours.
+ * Each row is the `pgs' update with the same arithmetic,
+ *     r_i = (A z + q)_i,  z_i <- mid(lo_i, z_i - omega r_i / a_ii, hi_i),  u += B_i^T dz,
+ * and since rows of one colour touch disjoint data, the iterates are bit-identical to
+ * serial `pgs' with the ordering `perm' = the rows colour by colour, for any T.  The
+ * fused stopping test's row residuals (iterate.c) are summed per block and the blocks in
+ * order, so the estimate does not depend on T either.
+ * Threads: options.threads (the pool is started once per solve, one wake-up per sweep,
+ * one barrier per colour).  The ordering option does not apply (the colouring orders).
+ * Cost per sweep: that of a pgs sweep, divided among the threads, plus a barrier per
+ * colour.  Source: graph-coloured Gauss-Seidel as engines parallelise the contact solve
+ * (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting for jitter-free parallel rigid
+ * body simulation", 2012, section 2, on the colouring and its cost in convergence).
+ */
+#include "lcp_internal.h"
+#include "solvers.h"
+
+#include <string.h>
+#include <time.h>
+
+enum { BLOCK = 64, MAX_THREADS = 256 };
+
+/* the pattern whose shared columns make rows conflict: matrix-free, J | B | (n + g_i);
+ * assembled, A + A^T + friction edges (neighbours directly) */
+static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int mf, lcp_csr *C)
+{
+    int m = P->m;
+    long nz = (long)m;
+    if (mf) nz += (long)LCP_CSR_NNZ(&P->J) + LCP_CSR_NNZ(B);
+    else nz += 2L * LCP_CSR_NNZ(&P->A) + 2L * m;
+    if (nz > 2147483647L) return LCP_ERR_TOO_LARGE;
+    int *ti = lcp_malloc((size_t)nz, sizeof(int)), *tj = lcp_malloc((size_t)nz, sizeof(int));
+    double *tx = lcp_calloc((size_t)nz, sizeof(double));
+    lcp_status st = (!ti || !tj || !tx) ? LCP_ERR_NOMEM : LCP_OK;
+    int t = 0;
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        int f = P->findex && P->findex[i] >= 0 ? P->findex[i] : -1;
+        if (mf) {
+            for (int k = P->J.p[i]; k < P->J.p[i + 1]; k++) ti[t] = i, tj[t++] = P->J.j[k];
+            for (int k = B->p[i]; k < B->p[i + 1]; k++) ti[t] = i, tj[t++] = B->j[k];
+            ti[t] = i, tj[t++] = P->n + (f >= 0 ? f : i);    /* a contact's rows share */
+        } else {
+            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) {
+                ti[t] = i, tj[t++] = P->A.j[k];
+                ti[t] = P->A.j[k], tj[t++] = i;
+            }
+            ti[t] = i, tj[t++] = i;
+            if (f >= 0) {
+                ti[t] = i, tj[t++] = f;
+                ti[t] = f, tj[t++] = i;
+            }
+        }
+    }
+    if (st == LCP_OK)
+        st = lcp_csr_from_triplets(C, m, mf ? P->n + m : m, t, ti, tj, tx);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
+    return st;
+}
+
+lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
+                          int **colptr, int **rows)
+{
+    int m = P->m;
+    lcp_csr C = {0}, CT = {0};
+    *colptr = *rows = NULL;
+    *ncolors = 0;
+    lcp_status st = conflict_pattern(P, B, mf, &C);
+    if (st == LCP_OK && mf) st = lcp_csr_transpose(&C, &CT);
+    int *color = lcp_malloc((size_t)m + 1, sizeof(int));
+    int *mark = lcp_malloc((size_t)m + 1, sizeof(int));
+    int nc = 0;
+    if (st == LCP_OK && (!color || !mark)) st = LCP_ERR_NOMEM;
+    for (int c = 0; st == LCP_OK && c <= m; c++) mark[c] = -1;
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        for (int k = C.p[i]; k < C.p[i + 1]; k++) {
+            int col = C.j[k];
+            if (!mf) {                                     /* neighbours directly */
+                if (col < i) mark[color[col]] = i;
+                continue;
+            }
+            for (int h = CT.p[col]; h < CT.p[col + 1] && CT.j[h] < i; h++)
+                mark[color[CT.j[h]]] = i;                  /* rows sharing the column */
+        }
+        int c = 0;
+        while (mark[c] == i) c++;
+        color[i] = c;
+        if (c + 1 > nc) nc = c + 1;
+    }
+    if (st == LCP_OK) {
+        *colptr = lcp_calloc((size_t)nc + 1, sizeof(int));
+        *rows = lcp_malloc((size_t)m + 1, sizeof(int));
+        if (!*colptr || !*rows) st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK) {
+        int *cp = *colptr;
+        for (int i = 0; i < m; i++) cp[color[i] + 1]++;
+        for (int c = 0; c < nc; c++) cp[c + 1] += cp[c];
+        for (int c = 0; c <= nc; c++) mark[c] = cp[c];
+        for (int i = 0; i < m; i++) (*rows)[mark[color[i]]++] = i;   /* ascending per colour */
+        *ncolors = nc;
+    } else {
+        lcp_free(*colptr);
+        lcp_free(*rows);
+        *colptr = *rows = NULL;
+    }
+    lcp_free(color);
+    lcp_free(mark);
+    lcp_csr_free(&C);
+    lcp_csr_free(&CT);
+    return st;
+}
+
+typedef struct color_ctx {
+    const lcp_problem *P;
+    lcp_rowop op;        /* diag, u and B (matrix-free) */
+    lcp_pool *pool;
+    int ncolors, mf;
+    int *colptr, *rows;  /* the colouring */
+    int *bp;             /* ncolors + 1: first block of each colour */
+    double *part;        /* one partial sum of rho^2 per block */
+    /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
+    lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
+    lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
+    double *q, *lo, *hi, *E, *step;  /* step = omega / a_ii */
+    int *f;              /* findex (rows), or NULL */
+    double *z;           /* the iterate of the sweep being run */
+} color_ctx;
+
+/* D = the rows of S in the order rows[0..m-1] */
+static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
+{
+    lcp_status st = lcp_csr_alloc(D, m, S->ncol, LCP_CSR_NNZ(S));
+    if (st != LCP_OK) return st;
+    int nz = 0;
+    for (int t = 0; t < m; t++) {
+        int i = rows[t];
+        for (int k = S->p[i]; k < S->p[i + 1]; k++, nz++) {
+            D->j[nz] = S->j[k];
+            D->x[nz] = S->x[k];
+        }
+        D->p[t + 1] = nz;
+    }
+    return LCP_OK;
+}
+
+/* the colour-ordered copies of the rows' data */
+static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
+{
+    const lcp_problem *P = c->P;
+    int m = P->m;
+    lcp_status st = csr_rows(c->mf ? &P->J : &P->A, c->rows, m, &c->R);
+    if (st == LCP_OK && c->mf) st = csr_rows(&c->op.B, c->rows, m, &c->Bc);
+    if (st != LCP_OK) return st;
+    c->q = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->lo = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->hi = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->step = lcp_malloc((size_t)m + 1, sizeof(double));
+    c->E = lcp_calloc((size_t)m + 1, sizeof(double));
+    if (P->findex) c->f = lcp_malloc((size_t)m + 1, sizeof(int));
+    if (!c->q || !c->lo || !c->hi || !c->step || !c->E || (P->findex && !c->f))
+        return LCP_ERR_NOMEM;
+    for (int t = 0; t < m; t++) {
+        int i = c->rows[t];
+        c->q[t] = P->q[i];
+        c->lo[t] = P->lo[i];
+        c->hi[t] = P->hi[i];
+        c->step[t] = opt->omega / c->op.diag[i];        /* the same step as pgs */
+        c->E[t] = P->E ? P->E[i] : 0.0;
+        if (c->f) c->f[t] = P->findex[i];
+    }
+    return LCP_OK;
+}
+
+/* the rows of blocks [b0, b1) of colour col; the same row arithmetic as pgs (pgs adds
+ * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z) */
+static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int col, int b0,
+                                                               int b1, const int mf)
+{
+    const lcp_csr *R = &c->R, *B = &c->Bc;
+    double *z = c->z, *u = c->op.u;
+    const int hasE = c->P->E != NULL;
+    int end = c->colptr[col + 1];
+    for (int b = b0; b < b1; b++) {
+        double e2 = 0.0;
+        int t0 = c->colptr[col] + (b - c->bp[col]) * BLOCK;
+        int t1 = t0 + BLOCK < end ? t0 + BLOCK : end;
+        for (int t = t0; t < t1; t++) {
+            int i = c->rows[t];
+            double lo = c->lo[t], hi = c->hi[t];
+            if (c->f && c->f[t] >= 0) {                      /* friction: lcp_row_bounds */
+                double zn = fabs(z[c->f[t]]);
+                lo *= zn;
+                hi *= zn;
+            }
+            double r = c->q[t];                                       /* r_i = (A z + q)_i */
+            if (mf) {
+                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
+                if (hasE) r += c->E[t] * z[i];
+            } else {
+                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
+            }
+            double rho = z[i] - lcp_mid(lo, z[i] - r, hi);           /* row as visited */
+            e2 += rho * rho;
+            double zi = lcp_mid(lo, z[i] - c->step[t] * r, hi);
+            double dz = zi - z[i];
+            if (mf && dz != 0.0)                                      /* u += B_i^T dz */
+                for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
+            z[i] = zi;
+        }
+        c->part[b] = e2;
+    }
+}
+
+static void color_task(void *vctx, int tid)
+{
+    color_ctx *c = vctx;
+    int T = lcp_pool_size(c->pool);
+    for (int col = 0; col < c->ncolors; col++) {
+        if (col > 0) lcp_pool_barrier(c->pool, tid);       /* the previous colour is done */
+        int nb = c->bp[col + 1] - c->bp[col];
+        int b0 = c->bp[col] + (int)((long)nb * tid / T);
+        int b1 = c->bp[col] + (int)((long)nb * (tid + 1) / T);
+        if (c->mf) color_blocks(c, col, b0, b1, 1);
+        else color_blocks(c, col, b0, b1, 0);
+    }
+}
+
+static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
+{
+    color_ctx *c = vctx;
+    (void)row;
+    if (k == 1) lcp_rowop_reset(&c->op, z);               /* u = Minv J^T z at the start */
+    c->z = z;
+    lcp_pool_run(c->pool, color_task, c);
+    double e2 = 0.0;
+    for (int b = 0; b < c->bp[c->ncolors]; b++) e2 += c->part[b];   /* blocks in order */
+    est->e2 = e2;
+    return LCP_OK;
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, double *z,
+                               lcp_info *info)
+{
+    if (!P || !opt || !z || !info) return LCP_ERR_ARG;
+    lcp_info_init(info);
+    color_ctx c;
+    memset(&c, 0, sizeof c);
+    c.P = P;
+    lcp_status st = LCP_OK;
+    if (!(opt->omega > 0.0 && opt->omega < 2.0) || opt->threads < 1 ||
+        opt->threads > MAX_THREADS)
+        st = LCP_ERR_ARG;
+    if (st == LCP_OK) st = lcp_rowop_init(&c.op, P, opt->form);
+    for (int i = 0; st == LCP_OK && i < P->m; i++)
+        if (!(c.op.diag[i] > 0.0)) {
+            st = LCP_ERR_ZERO_DIAG;
+            info->row = i;
+        }
+    c.mf = c.op.mf;
+    double t0 = seconds();
+    if (st == LCP_OK) st = lcp_color_rows(P, &c.op.B, c.op.mf, &c.ncolors, &c.colptr, &c.rows);
+    info->color_time = seconds() - t0;
+    if (st == LCP_OK) st = color_layout(&c, opt);
+    if (st == LCP_OK && !(c.bp = lcp_malloc((size_t)c.ncolors + 1, sizeof(int))))
+        st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        c.bp[0] = 0;
+        for (int col = 0; col < c.ncolors; col++) {
+            int n = c.colptr[col + 1] - c.colptr[col];
+            c.bp[col + 1] = c.bp[col] + (n + BLOCK - 1) / BLOCK;
+        }
+        c.part = lcp_calloc((size_t)c.bp[c.ncolors] + 1, sizeof(double));
+        if (!c.part) st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
+    if (st == LCP_OK) {
+        info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+        info->omega = opt->omega;
+        info->threads = opt->threads;
+        info->colors = c.ncolors;
+        double ct = info->color_time;
+        st = lcp_iterate_fused(P, opt, color_sweep, &c, z, info);
+        info->color_time = ct;
+    }
+    lcp_pool_stop(c.pool);
+    lcp_rowop_free(&c.op);
+    lcp_csr_free(&c.R);
+    lcp_csr_free(&c.Bc);
+    lcp_free(c.q);
+    lcp_free(c.lo);
+    lcp_free(c.hi);
+    lcp_free(c.E);
+    lcp_free(c.f);
+    lcp_free(c.step);
+    lcp_free(c.colptr);
+    lcp_free(c.rows);
+    lcp_free(c.bp);
+    lcp_free(c.part);
+    info->status = st;
+    return st;
+}

@@ -1,0 +1,138 @@
+/* bench_stop.c: what the stopping test costs (issue "Performance", item 1).
+ * For each problem (instance folders given as arguments, then a synthetic 3D contact problem
+ * with 10^5 rows) and solver (pgs, pgs-block, jacobi; default form):
+ *   K       = sweeps of a solve to tol 1e-6 (cap 1000; 200 on the 10^5-row problem)
+ *   fused   = time of that solve (the fused test, every sweep)
+ *   none    = time of K sweeps with no test (tol < 0)
+ *   exact   = time of K sweeps with the exact residual after every sweep (lcp_residual in
+ *             a monitor: what the test cost before it was fused)
+ * Each round times the three back to back (CPU time of the process, solves repeated to
+ * >= 20 ms) and the report
+ * gives the median over ROUNDS of the paired ratios fused/none and exact/none, with their
+ * range.  Exits 1 when a median fused/none exceeds 1.1 (the target) on a solve of at least
+ * 100 sweeps (a solve of 10 sweeps cannot: its start and final confirmation are residuals
+ * too). */
+#include "lcp.h"
+#include "testprob.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define ROUNDS 9
+
+/* process CPU seconds: the solves are single-threaded, and on a shared machine the CPU
+ * time of a run is less disturbed by the neighbours than its wall-clock time */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct exact_mon {
+    const lcp_problem *P;
+    double *w, sum;
+} exact_mon;
+
+static void exact_every(void *ctx, int k, const double *z)
+{
+    exact_mon *e = ctx;
+    lcp_residuals R;
+    (void)k;
+    lcp_residual(e->P, z, e->w, &R);
+    e->sum += R.r2;
+}
+
+/* seconds per solve, the solve repeated reps times */
+static double timed(const lcp_solver *S, const lcp_problem *P, const lcp_options *o, double *z,
+                    int reps)
+{
+    lcp_info info;
+    double t0 = now();
+    for (int r = 0; r < reps; r++) lcp_solve(S, P, o, z, &info);
+    return (now() - t0) / reps;
+}
+
+static int bench(const char *name, const lcp_problem *P, const char *solver, int cap)
+{
+    const lcp_solver *S = lcp_solver_find(solver);
+    double *z = calloc((size_t)P->m + 1, sizeof(double)), *w = calloc((size_t)P->m + 1, sizeof(double));
+    lcp_options of, on, oe;
+    lcp_options_default(&of);
+    of.max_iter = cap;
+    lcp_info info;
+    lcp_status st = lcp_solve(S, P, &of, z, &info);
+    int K = info.iterations, checks = info.residual_checks;
+    if (st < 0 || K == 0) {
+        printf("%-26s %-9s %-15s (skipped)\n", name, solver, lcp_status_str(st));
+        free(z);
+        free(w);
+        return 0;
+    }
+    on = of;
+    on.tol = -1.0;
+    on.max_iter = K;
+    exact_mon em = {P, w, 0.0};
+    oe = on;
+    oe.monitor = exact_every;
+    oe.monitor_ctx = &em;
+    int reps = 1;
+    double t1 = timed(S, P, &on, z, 1);
+    if (t1 < 0.02) reps = (int)(0.02 / fmax(t1, 1e-7)) + 1;
+    double rf[ROUNDS], re[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        double tn = timed(S, P, &on, z, reps);
+        double tf = timed(S, P, &of, z, reps);
+        double te = timed(S, P, &oe, z, reps);
+        rf[r] = tf / tn;
+        re[r] = te / tn;
+    }
+    qsort(rf, ROUNDS, sizeof(double), cmp);
+    qsort(re, ROUNDS, sizeof(double), cmp);
+    printf("%-26s %-9s %-15s %5d sweeps %4d exact  fused/none %.3f (%.3f-%.3f)  "
+           "exact-every-sweep/none %.2f (%.2f-%.2f)\n", name, solver, lcp_status_str(st), K,
+           checks, rf[ROUNDS / 2], rf[0], rf[ROUNDS - 1], re[ROUNDS / 2], re[0],
+           re[ROUNDS - 1]);
+    fflush(stdout);
+    free(z);
+    free(w);
+    return K >= 100 && rf[ROUNDS / 2] > 1.1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *solvers[] = {"pgs", "pgs-block", "jacobi"};
+    int bad = 0;
+    printf("median of %d paired ratios (range); K = sweeps of the solve to 1e-6\n", ROUNDS);
+    for (int a = 1; a <= argc; a++) {
+        lcp_problem P;
+        char msg[512], name[64];
+        int cap = 1000;
+        if (a < argc) {
+            if (lcp_read_instance(argv[a], &P, msg, sizeof msg) != LCP_OK) {
+                fprintf(stderr, "bench_stop: %s\n", msg);
+                return 1;
+            }
+            size_t n = strlen(argv[a]);
+            while (n > 1 && argv[a][n - 1] == '/') n--;
+            size_t b = n;
+            while (b > 0 && argv[a][b - 1] != '/') b--;
+            snprintf(name, sizeof name, "%.*s", (int)(n - b), argv[a] + b);
+        } else {   /* 10^5 rows: 33334 contacts of 3 rows on 22222 3D bodies */
+            if (tp_contact(&P, 6, 22222, 33334, 2, 0.5, 1e-3, 1) != 0) return 1;
+            snprintf(name, sizeof name, "synthetic-1e5 (m %d)", P.m);
+            cap = 200;
+        }
+        for (size_t s = 0; s < sizeof solvers / sizeof solvers[0]; s++)
+            bad |= bench(name, &P, solvers[s], cap);
+        lcp_problem_free(&P);
+    }
+    return bad;
+}

@@ -1,0 +1,139 @@
+/* test_fused.c: the stopping test fused into the sweep (lcp/iterate.c) against the
+ * unfused test, on instance folders given as arguments (the canonical scene instances).
+ *
+ * For each instance, solver (pgs, pgs-block, jacobi), form and tolerance:
+ *   reference: the same solver run with no stopping test (tol < 0), 1000 sweeps, and a
+ *     monitor that takes the exact residual lcp_residual(z) after every sweep; the unfused
+ *     loop stops at the first sweep k with r(z_k) <= tol (converged), or
+ *     r(z_k) > diverge max(1, r(z_0)) (diverged), else at the cap;
+ *   fused: the solver with the tolerance (the loop takes the exact residual only when the
+ *     fused estimate says it is due).
+ * Checks: the same status and the same sweep count; a converged run's residual <= tol;
+ * fewer exact residuals than sweeps.  Prints the counts as TAP diagnostics. */
+#include "lcp.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ref_rec {
+    const lcp_problem *P;
+    double *w, *r;  /* r[k] = lcp_residual of z_k, k = 0 .. last */
+    int last;
+} ref_rec;
+
+static void record(void *ctx, int k, const double *z)
+{
+    ref_rec *rec = ctx;
+    lcp_residuals R;
+    lcp_residual(rec->P, z, rec->w, &R);
+    rec->r[k] = R.r2;
+    rec->last = k;
+}
+
+/* where the unfused loop stops: the first k with r_k <= tol or r_k > diverge max(1, r_0) */
+static int unfused_stop(const ref_rec *rec, double tol, double diverge, lcp_status *st)
+{
+    for (int k = 0; k <= rec->last; k++) {
+        if (rec->r[k] <= tol) {
+            *st = LCP_OK;
+            return k;
+        }
+        if (k > 0 && !(rec->r[k] <= diverge * fmax(1.0, rec->r[0]))) {
+            *st = LCP_ERR_DIVERGED;
+            return k;
+        }
+    }
+    *st = LCP_MAXITER;
+    return rec->last;
+}
+
+/* the last name of a folder path, trailing slashes dropped */
+static const char *base(const char *path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", path);
+    size_t n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
+    const char *s = strrchr(buf, '/');
+    return s ? s + 1 : buf;
+}
+
+int main(int argc, char **argv)
+{
+    const char *solvers[] = {"pgs", "pgs-block", "jacobi"};
+    const lcp_form forms[] = {LCP_FORM_MATRIX_FREE, LCP_FORM_ASSEMBLED};
+    const double tols[] = {1e-6, 1e-9};
+    const int cap = 1000;
+    long sweeps_total = 0, checks_total = 0;
+    int differ = 0;
+    if (argc < 2) {
+        printf("1..0 # SKIP no instance folder given\n");
+        return 0;
+    }
+    for (int a = 1; a < argc; a++) {
+        lcp_problem P;
+        char msg[512], nb[512];
+        const char *name = base(argv[a], nb, sizeof nb);
+        if (lcp_read_instance(argv[a], &P, msg, sizeof msg) != LCP_OK) {
+            ok(0, "read %s", argv[a]);
+            tap_diag("%s", msg);
+            continue;
+        }
+        double *z = calloc((size_t)P.m + 1, sizeof(double));
+        double *w = calloc((size_t)P.m + 1, sizeof(double));
+        double *hist = calloc((size_t)cap + 1, sizeof(double));
+        for (size_t s = 0; s < sizeof solvers / sizeof solvers[0]; s++)
+            for (size_t f = 0; f < 2; f++) {
+                const lcp_solver *S = lcp_solver_find(solvers[s]);
+                lcp_options o;
+                lcp_options_default(&o);
+                o.form = forms[f];
+                o.max_iter = cap;
+                ref_rec rec = {&P, w, hist, 0};
+                lcp_info ir, fi;
+                o.tol = -1.0;                      /* the exact residual after every sweep */
+                o.monitor = record;
+                o.monitor_ctx = &rec;
+                lcp_solve(S, &P, &o, z, &ir);
+                o.monitor = NULL;
+                const char *fn = lcp_form_name(forms[f]);
+                for (size_t t = 0; t < 2; t++) {
+                    lcp_status ref_st;
+                    int ref_k = unfused_stop(&rec, tols[t], o.diverge, &ref_st);
+                    if (ir.status < 0 && ref_st == LCP_MAXITER) {  /* non-finite first */
+                        ref_k = ir.iterations;
+                        ref_st = ir.status;
+                    }
+                    o.tol = tols[t];
+                    lcp_status st = lcp_solve(S, &P, &o, z, &fi);
+                    int same = st == ref_st && fi.iterations == ref_k;
+                    differ += !same;
+                    ok(same, "%s/%s/%s/tol=%g: fused stop = unfused stop (%s after %d sweeps)",
+                       solvers[s], name, fn, tols[t], lcp_status_str(ref_st), ref_k);
+                    tap_diag("fused: %s after %d sweeps, %d exact residuals", lcp_status_str(st),
+                             fi.iterations, fi.residual_checks);
+                    if (st == LCP_OK)
+                        ok(fi.residual <= tols[t], "%s/%s/%s/tol=%g: converged means "
+                           "lcp_residual <= tol (%.3e)", solvers[s], name, fn,
+                           tols[t], fi.residual);
+                    if (st == LCP_OK && fi.iterations >= 20) {
+                        /* a calibration per two decades of the residual, the sweeps near tol */
+                        int decades = (int)ceil(log10(fmax(hist[0], tols[t]) / tols[t]));
+                        ok(fi.residual_checks <= 2 + decades + fi.iterations / 10,
+                           "%s/%s/%s/tol=%g: exact residuals <= 2 + decades + sweeps / 10 "
+                           "(%d of %d)", solvers[s], name, fn, tols[t],
+                           fi.residual_checks, fi.iterations);
+                        sweeps_total += fi.iterations;
+                        checks_total += fi.residual_checks;
+                    }
+                }
+            }
+        free(hist);
+        free(z);
+        free(w);
+        lcp_problem_free(&P);
+    }
+    tap_diag("converged runs of >= 20 sweeps: %ld sweeps, %ld exact residuals; %d stops differ",
+             sweeps_total, checks_total, differ);
+    return tap_done();
+}
