@@ -9,8 +9,9 @@
  * LCP_DIRECT (a tolerance means nothing to a pivoting method), or registry names with shell
  * patterns ("*", "amgs-* mgs").  tests/test_settings.c runs every solver with every setting
  * it is said not to use changed, and fails when the answer changes.  A setting given to a
- * solver that does not use it is refused (bench_settings_unused): `--omega 1.5' with pgs-block would otherwise run with pgs-block's
- * own block solves and print a number that was never used.
+ * solver that does not use it is refused (bench_settings_unused): `--omega 1.5' with
+ * pgs-block would otherwise run with pgs-block's own block solves and print a number that
+ * was never used.
  *
  * Adding a setting is one line here plus its field (lcp_options or bench_settings);
  * a new ordering or form needs nothing here (the names come from the library).
