@@ -75,6 +75,9 @@ int bench_opt(int argc, char **argv, int *k, const char *name, const char **val)
 /* strict number parsing; on failure prints "lcpbench CMD: --opt: 'text' is not ..." */
 int bench_parse_double(const char *cmd, const char *opt, const char *s, double *out);
 int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* --factor-tol T|off: the relative tolerance of the reader's A = J Minv J^T + diag(E) test
+ * (off: no test, -1).  0, or -1 with one error line. */
+int bench_parse_factor_tol(const char *cmd, const char *s, double *out);
 /* one error line on stderr: "lcpbench CMD: ..." */
 void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

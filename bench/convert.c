@@ -55,13 +55,14 @@ typedef struct conv_args {
     const char *in, *out;
     fmt from, to;
     int friction_box; /* 1: box-friction BLCP from FCLIB (default), 0: normal LCP only */
+    lcp_read_options ro; /* --factor-tol for folders read */
     int force;
 } conv_args;
 
 static void help(void)
 {
     printf("usage: lcpbench convert IN OUT [--from FMT] [--to FMT] [--friction box|none] "
-           "[--force]\n\n"
+           "[--factor-tol T|off] [--force]\n\n"
            "Converts an LCP between formats (FMT: folder, fclib, siconos, ode); the format is\n"
            "taken from the name when not given: .hdf5/.h5 = fclib, .dat = siconos, .ode = ode,\n"
            "anything else = an instance folder.\n\n"
@@ -72,6 +73,7 @@ static void help(void)
            "           in and out\n"
            "  --friction box   FCLIB's Coulomb cone as box friction (findex rows; default)\n"
            "  --friction none  FCLIB's normal rows only (the frictionless LCP)\n"
+           "  --factor-tol T|off  the reader's A = J Minv J^T + diag(E) tolerance (1e-12)\n"
            "  --force          replace OUT when it exists\n\n"
            "Conventions and mappings: README section \"Bring your own problem and solver\".\n",
 #ifdef LCPBENCH_HAVE_FCLIB
@@ -948,6 +950,7 @@ static int parse(int argc, char **argv, conv_args *a)
     const char *val;
     a->from = a->to = FMT_NONE;
     a->friction_box = 1;
+    lcp_read_options_default(&a->ro);
     for (int k = 1; k < argc; k++) {
         int r = 0;
         if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
@@ -965,6 +968,8 @@ static int parse(int argc, char **argv, conv_args *a)
                             from ? "--from" : "--to", val);
                 return 2;
             }
+        } else if ((r = bench_opt(argc, argv, &k, "--factor-tol", &val)) != 0) {
+            if (r < 0 || bench_parse_factor_tol(CMD, val, &a->ro.factor_tol) != 0) return 2;
         } else if ((r = bench_opt(argc, argv, &k, "--friction", &val)) != 0) {
             if (r < 0) return 2;
             if (!strcmp(val, "box")) a->friction_box = 1;
@@ -1019,7 +1024,7 @@ int bench_cmd_convert(int argc, char **argv)
     char msg[4400];
     lcp_status st = LCP_ERR_ARG;
     switch (a.from) {
-    case FMT_FOLDER: st = lcp_read_instance(a.in, &P, msg, sizeof msg); break;
+    case FMT_FOLDER: st = lcp_read_instance_opt(a.in, &a.ro, &P, msg, sizeof msg); break;
     case FMT_SICONOS: st = read_siconos(a.in, &P, msg, sizeof msg); break;
     case FMT_ODE: st = read_ode(a.in, &P, msg, sizeof msg); break;
     case FMT_FCLIB:

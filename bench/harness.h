@@ -34,6 +34,7 @@ typedef struct bench_inst {    /* one instance of the grid */
     char path[BENCH_PATH];     /* instance folder */
     const char *ref;           /* NULL or the solver that gives zref when zref.mtx is absent */
     int block;                 /* grid block */
+    double factor_tol;         /* 1e-12: reading's factor test (lcp_read_options; < 0: none) */
 } bench_inst;
 
 typedef struct bench_suite {

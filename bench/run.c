@@ -135,7 +135,10 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
         for (int k = 0; k < S->nspec; k++) runs += S->spec[k].block == I->block;
         lcp_problem P;
         lcp_problem_init(&P);
-        if (lcp_read_instance(I->path, &P, msg, sizeof msg) != LCP_OK) {
+        lcp_read_options ro;
+        lcp_read_options_default(&ro);
+        ro.factor_tol = I->factor_tol;
+        if (lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg) != LCP_OK) {
             bench_error(cmd, "%s", msg);
             failed = 1;
             bench_progress_step(&prog, runs);

@@ -22,13 +22,15 @@ static const char *CMD = "score";
 
 static void help(void)
 {
-    printf("usage: lcpbench score INSTANCE [Z.mtx] [--history FILE]\n\n"
+    printf("usage: lcpbench score INSTANCE [Z.mtx] [--history FILE] [--factor-tol T|off]\n\n"
            "Scores answers computed elsewhere with the harness's own residual (the natural map\n"
            "r = z - mid(lo, z - w, hi), w = A z + q, friction bounds from z) and, when the\n"
            "instance has zref.mtx, the distances to the reference in z and in w.\n\n"
            "  Z.mtx           m x 1 Matrix Market array (lcpbench solve --solution writes one)\n"
            "  --history FILE  CSV of iterates, one per line, m numbers each; an optional header\n"
-           "                  names the columns (`iteration' and `time_s' are read as such)\n\n"
+           "                  names the columns (`iteration' and `time_s' are read as such)\n"
+           "  --factor-tol T  relative tolerance of A = J Minv J^T + diag(E) (default 1e-12;\n"
+           "                  off: no test)\n\n"
            "Prints CSV: instance,point,iteration,time_s,residual,residual_inf,rel_residual,\n"
            "complementarity,infeasibility,zdiff,wdiff (point: the Z.mtx path, or `history').\n"
            "Exit status 0, 1 when a file is bad (one line naming file and line), 2 for usage.\n");
@@ -170,6 +172,8 @@ static int score_history(const lcp_problem *P, const char *inst, const char *pat
 int bench_cmd_score(int argc, char **argv)
 {
     const char *inst = NULL, *zfile = NULL, *hist = NULL, *val;
+    lcp_read_options ro;
+    lcp_read_options_default(&ro);
     for (int k = 1; k < argc; k++) {
         int r;
         if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
@@ -179,6 +183,8 @@ int bench_cmd_score(int argc, char **argv)
         if ((r = bench_opt(argc, argv, &k, "--history", &val)) != 0) {
             if (r < 0) return 2;
             hist = val;
+        } else if ((r = bench_opt(argc, argv, &k, "--factor-tol", &val)) != 0) {
+            if (r < 0 || bench_parse_factor_tol(CMD, val, &ro.factor_tol) != 0) return 2;
         } else if (argv[k][0] == '-' && argv[k][1]) {
             bench_error(CMD, "unknown option '%s' (lcpbench score --help)", argv[k]);
             return 2;
@@ -198,7 +204,7 @@ int bench_cmd_score(int argc, char **argv)
     char msg[4400];
     int rc = 0, mz = 0;
     double *z = NULL, *w = NULL;
-    if (lcp_read_instance(inst, &P, msg, sizeof msg) != LCP_OK) {
+    if (lcp_read_instance_opt(inst, &ro, &P, msg, sizeof msg) != LCP_OK) {
         bench_error(CMD, "%s", msg);
         return 1;
     }

@@ -45,6 +45,8 @@ static void help(void)
            "  --solution DIR        write DIR/INSTANCE__SOLVER.mtx (z, Matrix Market)\n"
            "  --store-ref           store a direct solver's z as INSTANCE/zref.mtx\n"
            "  --provenance FILE     write what ran where (version, compiler, CPU, ...) as JSON\n"
+           "  --factor-tol T|off    relative tolerance of A = J Minv J^T + diag(E) when the\n"
+           "                        folder has J and Minv (default 1e-12; off: no test)\n"
            "  --force               replace existing output files\n"
            "settings (lcpbench list settings; numbers may be fractions a/b; each solver gets\n"
            "the settings it uses; one that no chosen solver uses is refused):\n");
@@ -91,6 +93,7 @@ static int read_perm(const char *file, int **perm, int *count)
 typedef struct solve_args {
     const char *solvers, *history, *solution, *provenance;
     int force, store_ref, ninst;
+    double factor_tol;   /* --factor-tol (1e-12; -1 = off) */
     char **inst;
     int *perm;
     bench_settings set;
@@ -125,6 +128,7 @@ static int setting_flag(int argc, char **argv, int *k, solve_args *a)
 static int parse(int argc, char **argv, solve_args *a)
 {
     bench_settings_default(&a->set);
+    a->factor_tol = 1e-12;
     a->inst = malloc((size_t)argc * sizeof(char *));
     if (!a->inst) return 2;
     for (int k = 1; k < argc; k++) {
@@ -141,6 +145,8 @@ static int parse(int argc, char **argv, solve_args *a)
             a->solution = v;
         else if (r == 0 && (r = bench_opt(argc, argv, &k, "--provenance", &v)) > 0)
             a->provenance = v;
+        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--factor-tol", &v)) > 0)
+            r = bench_parse_factor_tol(CMD, v, &a->factor_tol) == 0 ? 1 : -1;
         else if (r == 0 && (r = setting_flag(argc, argv, &k, a)) != 0) {
         } else if (r == 0 && argv[k][0] == '-' && argv[k][1] != 0) {
             bench_error(CMD, "unknown option '%s' (lcpbench solve --help)", argv[k]);
@@ -217,6 +223,7 @@ static int add_instances(const solve_args *a, bench_suite *S)
     }
     for (int i = 0; rc == 0 && i < a->ninst; i++) {
         bench_inst *I = &S->inst[S->ninst++];
+        I->factor_tol = a->factor_tol;
         snprintf(I->name, sizeof I->name, "%s", names + i * sizeof I->name);
         if (snprintf(I->path, sizeof I->path, "%s", a->inst[i]) >= (int)sizeof I->path) {
             bench_error(CMD, "%s: path too long", a->inst[i]);

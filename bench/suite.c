@@ -361,6 +361,7 @@ static int push_inst(const parser *p, const char *name, const char *path, const 
     snprintf(I->path, sizeof I->path, "%s", path);
     I->ref = ref;
     I->block = p->block;
+    I->factor_tol = 1e-12;
     return 0;
 }
 

@@ -330,3 +330,20 @@ int bench_instance_names(int n, char *const *paths, char *names, size_t len)
     }
     return 0;
 }
+
+int bench_parse_factor_tol(const char *cmd, const char *s, double *out)
+{
+    if (strcmp(s, "off") == 0) {
+        *out = -1.0;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !(v >= 0.0 && v < 1.0)) {
+        bench_error(cmd, "--factor-tol: '%s' is not a relative tolerance in [0, 1) or off", s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

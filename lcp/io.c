@@ -472,7 +472,8 @@ static lcp_status mm_header(mm *f, char *msg, size_t msglen)
     if (f->symm && f->nrow != f->ncol)
         return lcp_fail(msg, msglen, LCP_ERR_FORMAT, "%s:%ld: symmetric but %ld x %ld", f->name,
                     f->size_line, f->nrow, f->ncol);
-    f->nnz = f->coord ? nnz : f->nrow * f->ncol;
+    /* an array lists every entry by columns; a symmetric one the lower triangle by columns */
+    f->nnz = f->coord ? nnz : f->symm ? f->nrow * (f->nrow + 1) / 2 : f->nrow * f->ncol;
     f->s = s;
     return LCP_OK;
 }
@@ -480,6 +481,7 @@ static lcp_status mm_header(mm *f, char *msg, size_t msglen)
 /* what a file must be */
 typedef struct mm_spec {
     int coord;       /* 1 coordinate, 0 array */
+    int dense_ok;    /* a coordinate matrix may also come as an array (dense; SciPy, MATLAB) */
     int symm_ok;     /* symmetric allowed */
     int general_ok;  /* general allowed */
     int integer;     /* 1: integer field required (findex) */
@@ -487,7 +489,7 @@ typedef struct mm_spec {
 
 static lcp_status mm_expect(const mm *f, const mm_spec *sp, char *msg, size_t msglen)
 {
-    if (f->coord != sp->coord)
+    if (f->coord != sp->coord && !(sp->coord && sp->dense_ok))
         return lcp_fail(msg, msglen, LCP_ERR_FORMAT, "%s:1: `%s' format where `%s' is required",
                     f->name, f->coord ? "coordinate" : "array",
                     sp->coord ? "coordinate" : "array");
@@ -761,6 +763,49 @@ typedef struct dim_cap {
     const char *what;  /* "values", "diagonal entries" */
 } dim_cap;
 
+/* The entries of an array file (after its header) into the CSR A: column by column, the
+ * lower triangle only when symmetric (mirrored); entries equal to 0 are not stored.  Every
+ * value takes at least 2 bytes ("0\n"): the count is checked against the file's size before
+ * anything is allocated. */
+static lcp_status mm_read_dense(mm *f, lcp_csr *A, char *msg, size_t msglen)
+{
+    if (f->nnz > (long)((f->end - f->s + 1) / 2))
+        return lcp_fail(msg, msglen, LCP_ERR_FORMAT,
+                    "%s:%ld: %ld x %ld dense needs %ld values, more than the file can hold",
+                    f->name, f->size_line, f->nrow, f->ncol, f->nnz);
+    long cap = f->symm ? 2 * f->nnz : f->nnz;
+    double *v = lcp_malloc((size_t)(f->nnz ? f->nnz : 1), sizeof(double));
+    int *ti = lcp_malloc((size_t)(cap ? cap : 1), sizeof(int));
+    int *tj = lcp_malloc((size_t)(cap ? cap : 1), sizeof(int));
+    double *tx = lcp_malloc((size_t)(cap ? cap : 1), sizeof(double));
+    lcp_status st = v && ti && tj && tx ? LCP_OK
+                                        : lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory",
+                                                   f->name);
+    if (st == LCP_OK) st = mm_read_values(f, V_FINITE, v, msg, msglen);
+    long t = 0, k = 0;
+    for (long j = 0; st == LCP_OK && j < f->ncol; j++)
+        for (long i = f->symm ? j : 0; i < f->nrow; i++, k++) {
+            if (v[k] == 0.0) continue;
+            ti[t] = (int)i;
+            tj[t] = (int)j;
+            tx[t++] = v[k];
+            if (f->symm && i != j) {
+                ti[t] = (int)j;
+                tj[t] = (int)i;
+                tx[t++] = v[k];
+            }
+        }
+    if (st == LCP_OK) {
+        st = lcp_csr_from_triplets(A, (int)f->nrow, (int)f->ncol, (int)t, ti, tj, tx);
+        if (st != LCP_OK) st = lcp_fail(msg, msglen, st, "%s: out of memory", f->name);
+    }
+    lcp_free(v);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
+    return st;
+}
+
 /* A coordinate file dir/name into M.  want_rows / want_cols >= 0 are required sizes (other
  * names the file they come from); square requires nrow == ncol; columns at most cap->max
  * (the rows are A's, bounded by its columns, or J's, required equal to A's).  *present = 0 when the file is absent and not required. */
@@ -802,7 +847,7 @@ static lcp_status read_matrix(const char *dir, const char *name, int required,
                       cap->what);
         goto done;
     }
-    st = mm_read_coord(&f, M, msg, msglen);
+    st = f.coord ? mm_read_coord(&f, M, msg, msglen) : mm_read_dense(&f, M, msg, msglen);
 done:
     mm_free(&f);
     return st;
@@ -818,16 +863,20 @@ static lcp_status read_array(const char *path, int required, long want_rows, con
     lcp_status st = LCP_OK;
     double *x = NULL;
     int *ix = NULL, *il = NULL;
-    mm_spec sp = {0, 0, 1, iv != NULL};
+    mm_spec sp = {0, 0, 0, 1, iv != NULL};
     *present = 0;
     if (!required && !exists(path)) goto done;
     if ((st = mm_load(&f, path, msg, msglen)) != LCP_OK) goto done;
     *present = 1;
     if ((st = mm_header(&f, msg, msglen)) != LCP_OK) goto done;
     if ((st = mm_expect(&f, &sp, msg, msglen)) != LCP_OK) goto done;
+    if (f.nrow == 1 && f.ncol != 1) { /* a row vector (MATLAB's mmwrite of q'): the same values */
+        f.nrow = f.ncol;
+        f.ncol = 1;
+    }
     if (f.ncol != 1) {
-        st = lcp_fail(msg, msglen, LCP_ERR_FORMAT, "%s:%ld: %ld x %ld, must be a single column",
-                  path, f.size_line, f.nrow, f.ncol);
+        st = lcp_fail(msg, msglen, LCP_ERR_FORMAT, "%s:%ld: %ld x %ld, must be a single column "
+                  "or a single row", path, f.size_line, f.nrow, f.ncol);
         goto done;
     }
     if (want_rows >= 0 && f.nrow != want_rows) {
@@ -911,10 +960,23 @@ done:
     return st;
 }
 
+void lcp_read_options_default(lcp_read_options *o)
+{
+    if (o) o->factor_tol = 1e-12;
+}
+
 lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen)
 {
-    static const mm_spec spec_A = {1, 1, 1, 0}, spec_J = {1, 0, 1, 0},
-                         spec_Minv = {1, 1, 1, 0};
+    lcp_read_options ro;
+    lcp_read_options_default(&ro);
+    return lcp_read_instance_opt(dir, &ro, P, msg, msglen);
+}
+
+lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lcp_problem *P,
+                                 char *msg, size_t msglen)
+{
+    static const mm_spec spec_A = {1, 1, 1, 1, 0}, spec_J = {1, 0, 0, 1, 0},
+                         spec_Minv = {1, 0, 1, 1, 0};
     lcp_status st = LCP_OK;
     char path[PATH_LEN], sub[512];
     int present, *lines = NULL;
@@ -1013,7 +1075,7 @@ lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t 
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "meta.txt", msg, msglen)) != LCP_OK) goto done;
     if ((st = read_text(path, &P->meta, msg, msglen)) != LCP_OK) goto done;
-    st = lcp_problem_check(P, sub, sizeof sub);                    /* cross-file checks */
+    st = lcp_problem_check_tol(P, ro ? ro->factor_tol : 1e-12, sub, sizeof sub); /* cross-file */
     if (st != LCP_OK) {
         size_t n = strlen(dir);
         while (n > 1 && dir[n - 1] == '/') n--;

@@ -142,6 +142,16 @@ LCP_API lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg,
  * no half-written file behind.  A is written `symmetric' (lower triangle) when symmetric. */
 LCP_API lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg,
                                       size_t msglen);
+/* How a folder is read (lcp_read_instance uses the defaults). */
+typedef struct lcp_read_options {
+    double factor_tol;   /* 1e-12: A == J Minv J^T + diag(E) within this relative tolerance
+                            (float32-assembled A needs about 1e-6); < 0: no factor test (the
+                            matrix-free form then solves J Minv J^T + diag(E), the assembled
+                            form and every residual use A) */
+} lcp_read_options;
+LCP_API void lcp_read_options_default(lcp_read_options *o);
+LCP_API lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro,
+                                         lcp_problem *P, char *msg, size_t msglen);
 /* One m x 1 `matrix array real general' file, written atomically. */
 LCP_API lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg,
                                     size_t msglen);

@@ -35,6 +35,9 @@ void *lcp_tcov_realloc(void *p, size_t size);
 void lcp_tcov_free(void *p);
 #endif
 
+/* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
+lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
+
 /* Write one message line into msg (when msg and msglen) and return st. */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

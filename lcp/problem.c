@@ -141,7 +141,8 @@ static lcp_status check_finite(const double *v, int m, const char *file, char *m
  * scattered into a dense accumulator.  When A is exactly symmetric only the lower triangle
  * is compared (J Minv J^T is symmetric; its upper triangle differs from the lower one by
  * rounding only): half the work.  Cost O(flops of B J^T + nnz(A)), memory O(m + nnz(J)). */
-static lcp_status check_factors(lcp_problem *P, int lower, char *msg, size_t msglen)
+static lcp_status check_factors(lcp_problem *P, int lower, double rtol, char *msg,
+                                size_t msglen)
 {
     lcp_csr B = {0}, Jt = {0};
     double *acc = NULL;
@@ -185,7 +186,7 @@ static lcp_status check_factors(lcp_problem *P, int lower, char *msg, size_t msg
     int di = -1, dj = -1;
     for (int k = 0; k < LCP_CSR_NNZ(&P->A); k++)
         if (fabs(P->A.x[k]) > amax) amax = fabs(P->A.x[k]);         /* max |A| */
-    double tol = 1e-12 * (amax > 1e-300 ? amax : 1e-300);
+    double tol = rtol * (amax > 1e-300 ? amax : 1e-300);
     for (int r = 0; r < m; r++) mark[r] = -1;
     for (int i = 0; i < m; i++) {
         int nl = 0;
@@ -236,8 +237,8 @@ static lcp_status check_factors(lcp_problem *P, int lower, char *msg, size_t msg
                 if (P->A.j[k] == dj) a = P->A.x[k];
             st = lcp_fail(msg, msglen, LCP_ERR_INCONSISTENT,
                       "A.mtx: (%d,%d): A = %.17g but J Minv J^T + diag(E) = %.17g "
-                      "(J.mtx, Minv.mtx, E.mtx; |diff| %.3g > 1e-12 max|A| = %.3g)",
-                      di + 1, dj + 1, a, c, dmax, tol);
+                      "(J.mtx, Minv.mtx, E.mtx; |diff| %.3g > %g max|A| = %.3g)",
+                      di + 1, dj + 1, a, c, dmax, rtol, tol);
             goto done;
         }
     }
@@ -254,6 +255,11 @@ done:
 }
 
 lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen)
+{
+    return lcp_problem_check_tol(P, 1e-12, msg, msglen);
+}
+
+lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen)
 {
     lcp_status st = LCP_OK;
     if (msg && msglen) msg[0] = '\0';
@@ -304,5 +310,6 @@ lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen)
         }
     if ((st = lcp_csr_symmetric(&P->A, &P->symmetric)) != LCP_OK)
         return lcp_fail(msg, msglen, st, "A.mtx: out of memory");
-    return check_factors(P, P->symmetric, msg, msglen);
+    if (factor_tol < 0) return LCP_OK; /* the caller takes A and the factors as they are */
+    return check_factors(P, P->symmetric, factor_tol, msg, msglen);
 }

@@ -43,6 +43,37 @@ run "$L" convert "$T/short.ode" "$T/short"
 ok "ode: a file that ends early is refused naming file and line" \
   eval 'rc_is 1 && one_line_err "short.ode:5: file ends before b"'
 
+# ---- dense A and row-vector q as SciPy's and MATLAB's mmwrite write them
+mkdir -p "$T/dense-g" "$T/dense-s"
+printf '%%%%MatrixMarket matrix array real general\n%%\n2 2\n2\n1\n1\n2\n' >"$T/dense-g/A.mtx"
+printf '%%%%MatrixMarket matrix array real symmetric\n2 2\n2\n1\n2\n' >"$T/dense-s/A.mtx"
+for d in dense-g dense-s; do
+  printf '%%%%MatrixMarket matrix array real general\n1 2\n-5\n-6\n' >"$T/$d/q.mtx"
+  ok "mmwrite: $d A (array) and a 1 x m q read as the LCP z = (4/3, 7/3)" \
+    z_is "$T/$d" ldlt-ref 1.3333333333333333 2.3333333333333335
+done
+printf '%%%%MatrixMarket matrix array real general\n2 2\n2\n1\n1\n' >"$T/dense-g/A.mtx"
+run "$L" solve "$T/dense-g" --solver pgs
+ok "mmwrite: a dense A with fewer values than 2 x 2 is refused naming the file" \
+  eval 'rc_is 1 && one_line_err "A.mtx:"'
+
+# ---- A assembled in float32 beside J and Minv: the factor test's tolerance (--factor-tol)
+cp -r "$I/capsule-step1" "$T/f32"
+awk '/^%/ || ++n == 1 { print; next } { printf "%s %s %.7g\n", $1, $2, $3 }' \
+  "$I/capsule-step1/A.mtx" >"$T/f32/A.mtx"
+run "$L" solve "$T/f32" --solver pgs
+ok "factor-tol: a float32 A is refused by the default 1e-12 test (one line naming A.mtx)" \
+  eval 'rc_is 1 && one_line_err "A.mtx: (.*J Minv J^T + diag(E)"'
+run "$L" solve "$T/f32" --solver pgs --factor-tol 1e-6
+ok "factor-tol: solve --factor-tol 1e-6 reads it" rc_is 0
+run "$L" score "$T/f32" "$I/capsule-step1/z0.mtx" --factor-tol off
+ok "factor-tol: score --factor-tol off reads it" rc_is 0
+run "$L" convert "$T/f32" "$T/f32.ode" --factor-tol 1e-6
+ok "factor-tol: convert --factor-tol 1e-6 reads it" rc_is 0
+run "$L" solve "$T/f32" --solver pgs --factor-tol 2
+ok "factor-tol: a tolerance outside [0, 1) is a usage error" \
+  eval 'rc_is 2 && one_line_err "factor-tol"'
+
 # ---- Siconos .dat (in): a non-symmetric P-matrix with a known solution
 run "$L" convert "$D/lcp_nonsym3.dat" "$T/nonsym3"
 ok "siconos: the .dat file imports" rc_is 0
