@@ -245,6 +245,20 @@ static lcp_status cos_monitor(void *ctx, const prob_world *W, const prob_jitter_
     return LCP_OK;
 }
 
+/* T4: the first step whose Nyquist energy reaches the jitter level 1e-4 E_ref (0: never) */
+typedef struct onset_ctx {
+    int step;
+    double eref;
+} onset_ctx;
+
+static lcp_status onset_monitor(void *ctx, const prob_world *W, const prob_jitter_row *row)
+{
+    onset_ctx *c = ctx;
+    if (!(c->eref > 0.0)) c->eref = prob_jitter_eref(W);
+    if (!c->step && row->enyq > 1e-4 * c->eref) c->step = row->step;
+    return LCP_OK;
+}
+
 /* T5: omega_max (three forms) and the energies per step */
 typedef struct chain_ctx {
     int cap;
@@ -389,6 +403,8 @@ typedef struct tables {
     double cos_after1[19];
     int j4[2][N4H][N4K][2];    /* scene, h, k, start (warm, cold) */
     double hc4[2];
+    onset_ctx cap4[2];         /* 0.95 h_crit, 1 sweep, cold: its onset step, captured */
+    char capdir[2][64];
     int j5[3];
     chain_ctx c5[3];
     int n5[3];
@@ -629,6 +645,10 @@ static int jobs_t4(const bench_table_ctx *t, tables *T)
                     if (j < 0) return alloc_fail(t);
                     jkv(&T->L.a[j], "warm=%d", w ? 0 : 1);
                     T->j4[s][a][b][w] = j;
+                    if (a == 2 && b == 0 && w == 1) {
+                        T->L.a[j].mon = onset_monitor;
+                        T->L.a[j].mctx = &T->cap4[s];
+                    }
                 }
     }
     return 0;
@@ -1589,6 +1609,13 @@ static void md_rest(FILE *f, const tables *T)
                "warm: the first step starts from the scene's static tension (its default); "
                "cold: from zero impulses.  k_min = the fewest of 1, 2, 5, 10, 20, 50, 100, 200 "
                "sweeps that keep VTS quiet (- = none).\n\n");
+    for (int s = 0; s < 2; s++)
+        if (T->capdir[s][0])
+            fprintf(f, "%s `instances/%s/`: the LCP of the first step at the jitter level "
+                       "(E_nyq > 1e-4 E_ref) of the cold-started 1-sweep run at 0.95 h_crit "
+                       "(written by the command, not committed).\n", s ? "" : "Captured:",
+                    T->capdir[s]);
+    if (T->capdir[0][0] || T->capdir[1][0]) fprintf(f, "\n");
     static const char *const h4[] = {"scene", "start", "0.5 h_crit", "0.8 h_crit",
                                      "0.95 h_crit"};
     bench_md_head(f, 5, h4, "llrrr");
@@ -1726,6 +1753,29 @@ static int markdown(const bench_table_ctx *t, const tables *T, const bench_claim
 
 /* ---- the table ------------------------------------------------------------------------------ */
 
+/* T4: the LCP of the onset step of the cold 1-sweep runs at 0.95 h_crit, for the solver
+ * tables (DIR/instances/, not committed) */
+static void capture_t4(const bench_table_ctx *t, tables *T)
+{
+    static const char *const sc[2] = {"towed", "hang"};
+    for (int s = 0; s < 2; s++) {
+        int step = T->cap4[s].step;
+        if (!J(T, T->j4[s][2][0][1]) || step < 1) continue;
+        char kv[4][40], dir[BENCH_PATH + 96], msg[8400];
+        const char *k[4] = {kv[0], kv[1], kv[2], kv[3]};
+        snprintf(kv[0], 40, "h=%.17g", 0.95 * T->hc4[s]);
+        snprintf(kv[1], 40, "warm=0");
+        snprintf(kv[2], 40, "iters=1");
+        snprintf(kv[3], 40, "tol=-1");
+        snprintf(T->capdir[s], sizeof T->capdir[s], "%s-0.95hc-cold-pgs1-step%d", sc[s], step);
+        snprintf(dir, sizeof dir, "%s/instances/%s", t->out, T->capdir[s]);
+        if (bench_capture_scene(sc[s], 4, k, step, dir, msg, sizeof msg) != 0) {
+            fprintf(stderr, "lcpbench %s: transversal: capture %s: %s\n", t->cmd, sc[s], msg);
+            T->capdir[s][0] = 0;
+        }
+    }
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -1742,7 +1792,10 @@ int bench_table_transversal(const bench_table_ctx *t)
     int rc = setup_t1(t, T);
     if (!rc && (jobs_t1(T) || jobs_t2(t, T) || jobs_t3(T) || jobs_t4(t, T) || jobs_t56(T)))
         rc = alloc_fail(t);
-    if (!rc) run_jobs(t, &T->L, 0, T->quick ? "(quick)" : "T1-T6");
+    if (!rc) {
+        run_jobs(t, &T->L, 0, T->quick ? "(quick)" : "T1-T6");
+        capture_t4(t, T);
+    }
     double secs = now() - t0;
     bench_claim cl[NCLAIM];
     if (!rc) {

@@ -100,6 +100,7 @@ held = ['FA2', 'FA2b', 'FB1', 'FB3', 'FC2', 'FD1']
 nothold = ['FA1', 'FA5', 'FB2', 'FB4', 'FC1']
 assert all(v[i] == 'held' for i in held) and all(v[i] == 'did not hold' for i in nothold), v
 assert 'vts/ivts' in claims['FB2']['numbers'] and '(no)' in claims['FB2']['numbers']"
+ok "t4/onset-instance-captured" bash -c "ls '$T/tv'/instances/towed-0.95hc-cold-pgs1-step*/A.mtx >/dev/null && grep -q '^Captured: \`instances/towed-0.95hc-cold-pgs1-step' '$T/tv/transversal.md'"
 ok "claims/two-lists-in-markdown" bash -c "grep -q '^## Claims of the source' '$T/tv/transversal.md' && grep -q '^## Findings of this suite' '$T/tv/transversal.md' && grep -q 'FB3-diag' '$T/tv/transversal.md'"
 
 # every CSV read by pandas without options, in one python (pandas is slow to import)
