@@ -12,7 +12,8 @@
  *                     at 1/60 and 0.1, thread at 1/60, chain at 1/60 and 1/100 (2 s)
  * T3 t3-beta.csv      ivts (K 20, rhs francu) on thread with beta 0.10..1.00
  * T4 t4-pgs.csv       VTS with k warm-started PGS sweeps, first warm start the static tension
- *                     (scene default) or zero (cold): k_min per h / h_crit
+ *                     (scene default) or zero (cold): k_min per h / h_crit; the LCP of the
+ *                     onset step of the cold one-sweep runs at 0.95 h_crit in instances/
  * T5 t5-chain.csv     chain released level at h = 1/60, 1/100, 1/200 (3 s): h omega_max per
  *                     step (all three forms) against E_nyq
  * T6 t6-energy.csv    swing amplitude ratio over 10 s on hang (ratio 1, amp 0.2 rad, 1/60)
@@ -20,7 +21,8 @@
  * --quick runs a subset of every table (the meson test); verdicts then rest on fewer cases.
  * Runs are independent and go to a pool of threads (at most the online cores, 4); each run's
  * numbers do not depend on the order (seeded perturbations), only time_per_step_s does.
- * Cost: about 700 runs of 120 to 600 steps of at most 40 bodies (a few seconds per core).
+ * Cost: about 480 runs of 60 to 600 steps of at most 40 bodies, about 8 s of CPU (20 to 31 s
+ * wall time on a loaded 2-core machine); --quick about 80 runs.
  */
 #include "report.h"
 #include "transversal.h"
@@ -474,7 +476,7 @@ static int setup_t1(const bench_table_ctx *t, tables *T)
         x->have = 1;
         if (!strcmp(x->scene, "towed")) {               /* fixed-free beaded string, k = N */
             double s = sin((2.0 * x->N - 1) * PI / (2.0 * (2 * x->N + 1)));
-            x->analytic = sqrt(4.0 * x->F / (0.1 * 0.1)) * s;
+            x->analytic = sqrt(4.0 * x->F / (0.1 * 0.1)) * s;    /* m = len = 0.1 (defaults) */
         } else if (!strcmp(x->scene, "pendulum")) x->analytic = sqrt(9.81 / 1.0);
     }
     return 0;
