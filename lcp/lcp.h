@@ -60,7 +60,10 @@ typedef enum lcp_status {
     LCP_ERR_IO = -11,             /* file missing, unreadable or unwritable */
     LCP_ERR_FORMAT = -12,         /* malformed file or value (NaN, bad header, bad index) */
     LCP_ERR_INCONSISTENT = -13,   /* files or arrays disagree (sizes, bounds, factors) */
-    LCP_ERR_UNSUPPORTED = -14     /* the solver does not support this problem's bounds */
+    LCP_ERR_UNSUPPORTED = -14,    /* the solver does not support this problem's bounds */
+    LCP_ERR_NO_SOLUTION = -15     /* a pivoting method ended on a ray (Lemke): no solution
+                                     found; a certificate of infeasibility when A is
+                                     copositive-plus, otherwise only that this method fails */
 } lcp_status;
 
 /* short name, e.g. "converged", "zero-diagonal" */
@@ -210,6 +213,9 @@ typedef struct lcp_options {
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
     const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare) */
+    double sym_tol;      /* 1e-12: ldlt-ref treats A as symmetric when its relative asymmetry
+                            max|A - A^T| / max|A| is at most this (and pivots with the
+                            symmetric part, residuals on A itself); above it, lemke-ref */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -228,6 +234,7 @@ typedef struct lcp_info {
     double omega;        /* relaxation used */
     double beta, gamma;  /* AMGS parameters used (0 otherwise) */
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
+    double asymmetry;    /* ldlt-ref, lemke-ref: max|A - A^T| / max|A| (0 when symmetric) */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);

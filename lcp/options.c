@@ -38,6 +38,7 @@ void lcp_options_default(lcp_options *o)
     o->monitor = NULL;
     o->monitor_ctx = NULL;
     o->prepared = NULL;
+    o->sym_tol = 1e-12;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -75,6 +76,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_ERR_FORMAT: return "bad-format";
     case LCP_ERR_INCONSISTENT: return "inconsistent";
     case LCP_ERR_UNSUPPORTED: return "unsupported";
+    case LCP_ERR_NO_SOLUTION: return "no-solution-found";
     }
     return "unknown-status";
 }

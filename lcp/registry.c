@@ -26,8 +26,10 @@ static const lcp_solver registry[] = {
     {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
      0, lcp_solve_mgs, NULL, NULL},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
-     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref,
-     NULL, NULL},
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref, NULL, NULL},
+    {"lemke-ref", "Lemke's method, lexicographic, dense basis inverse: any A (reference for "
+     "non-symmetric A)", LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT | LCP_DENSE,
+     lcp_solve_lemke_ref, NULL, NULL},
 #ifdef LCP_HAVE_SICONOS
     /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
      * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and

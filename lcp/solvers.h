@@ -11,6 +11,7 @@ lcp_solve_fn lcp_solve_pgs_block; /* pgs_block.c */
 lcp_solve_fn lcp_solve_amgs_D, lcp_solve_amgs_I, lcp_solve_amgs_D_explicit, lcp_solve_amgs_I_explicit; /* amgs.c */
 lcp_solve_fn lcp_solve_mgs; /* amgs.c */
 lcp_solve_fn lcp_solve_ldlt_ref; /* reference/ldlt_ref.c */
+lcp_solve_fn lcp_solve_lemke_ref; /* reference/ldlt_ref.c (driver) + reference/lemke_ref.c */
 
 /* peers (built with -Dpeers and the library installed): peer_siconos.c */
 lcp_solve_fn lcp_solve_siconos_lemke, lcp_solve_siconos_pivot, lcp_solve_siconos_enum,
