@@ -31,6 +31,9 @@ static const bench_variant v_spook[] = {
     {"suite", "scene spheres (200) at step 100; errors against ldlt-ref"}};
 static const bench_variant v_ode[] = {
     {"suite", "PSOR (pgs --omega) on captured instances, cold start, sweeps to 1e-6"}};
+static const bench_variant v_transversal[] = {
+    {"suite", "beads on centre-attached distance joints (towed, hang, thread, chain, "
+              "pendulum), seeded 1e-9 rad offsets, VTS exact with ldlt-ref"}};
 
 #define VARIANTS(v) v, (int)(sizeof v / sizeof v[0])
 
@@ -47,6 +50,8 @@ static const bench_table tables[] = {
      bench_table_spook_pgs, VARIANTS(v_spook)},
     {"ode-sor", "ODE quickstep: PSOR omega 0.8..1.9, natural vs reshuffled every 8",
      bench_table_ode_sor, VARIANTS(v_ode)},
+    {"transversal", "Francu: jitter onset against h_crit, steppers, beta, PGS, chain, energy",
+     bench_table_transversal, VARIANTS(v_transversal)},
 };
 enum { NTABLE = sizeof tables / sizeof tables[0] };
 
@@ -100,7 +105,7 @@ void bench_list_tables(FILE *f)
 static void help(void)
 {
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
-           "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
+           "                            [--reps R] [--maxit K] [--beta B] [--steps N] [--quick]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -115,6 +120,7 @@ static void help(void)
            "  --maxit K    sweep cap per run (amgs-table1: default 10000)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 1000)\n"
+           "  --quick      a subset of the runs (transversal; for the tests)\n"
            "  --force      replace the results in a non-empty DIR\n"
            "\ntables:\n");
     bench_list_tables(stdout);
@@ -133,6 +139,7 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
             help();
             return 3;
         } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
+        else if (strcmp(argv[k], "--quick") == 0) t->quick = 1;
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             t->out = v;
