@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's main job: install what is missing, build (release), then regenerate the AMGS
-# paper's Table 1 from scratch (capture pool, pool-graded and stack-150 at step 100, run every
-# method, 5 timing repetitions, the reference's distances) with its figures into
-# results/amgs-table1/ (replacing the committed copy: `git diff results/' shows what changed).
+# paper's Table 1 from scratch under the paper's protocol (rigid contacts, 10 sweeps per
+# stepper step; pool and pool-graded at seeds 1-4 and stack-150, each at steps 100, 200, 300;
+# every method, 5 timing repetitions) with its figures into results/amgs-table1/ (replacing
+# the committed copy: `git diff results/' shows what changed).
 # Extra arguments go to `lcpbench table', e.g. `bash bench/main.sh --out /tmp/t1'.
 set -euo pipefail
 cd "$(dirname "$0")/.."

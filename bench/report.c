@@ -187,6 +187,50 @@ void bench_claim_value(bench_claim *c, const char *label, double v, const char *
     bench_claim_case(c, v >= c->lo && v <= c->hi, "%s %s", label, b);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int bench_spread(const double *v, int n, double s[3])
+{
+    double *u = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    int k = 0;
+    s[0] = s[1] = s[2] = NAN;
+    for (int i = 0; u && i < n; i++)
+        if (isfinite(v[i])) u[k++] = v[i];
+    if (k) {
+        qsort(u, (size_t)k, sizeof(double), cmp_double);
+        s[0] = u[0];
+        s[1] = k % 2 ? u[k / 2] : 0.5 * (u[k / 2 - 1] + u[k / 2]);
+        s[2] = u[k - 1];
+    }
+    free(u);
+    return k;
+}
+
+void bench_claim_spread(bench_claim *c, const char *label, const double *v, int n,
+                        const char *fmt)
+{
+    double s[3];
+    int k = bench_spread(v, n, s);
+    if (!k) {
+        char r[200];
+        snprintf(r, sizeof r, "%s: not measured", label);
+        bench_claim_missing(c, r);
+        return;
+    }
+    char b[3][64], txt[256];
+    for (int j = 0; j < 3; j++) snprintf(b[j], sizeof b[j], fmt, s[j]);
+    int ok = s[1] >= c->lo && s[1] <= c->hi;
+    int crosses = s[0] < c->lo || s[2] > c->hi;
+    snprintf(txt, sizeof txt, "%s median %s [%s, %s] (%d)%s", label, b[1], b[0], b[2], k,
+             ok && crosses ? " (spread crosses the band)" : "");
+    bench_claim_case(c, ok, "%s", txt);
+    if (ok && crosses) c->nqual++;
+}
+
 void bench_claim_missing(bench_claim *c, const char *reason)
 {
     c->nmissing++;
@@ -215,8 +259,10 @@ const char *bench_verdict_str(bench_verdict v)
 static void claim_md(FILE *f, int k, const bench_claim *c)
 {
     bench_verdict v = bench_claim_verdict(c);
-    fprintf(f, "%d. **%s**: %s (%s).  Metric: %s; threshold (fixed before the run): %s.",
-            k, bench_verdict_str(v), c->statement, c->source, c->metric, c->threshold);
+    fprintf(f, "%d. **%s**%s: %s (%s).  Metric: %s; threshold (fixed before the run): %s.",
+            k, bench_verdict_str(v),
+            v == BENCH_HELD && c->nqual ? ", qualified (the spread crosses the band)" : "",
+            c->statement, c->source, c->metric, c->threshold);
     if (v == BENCH_NOT_TESTED)
         fprintf(f, "  Not tested, because %s.", c->reason[0] ? c->reason : "no case was run");
     if (c->numbers[0]) fprintf(f, "  Numbers: %s.", c->numbers);
@@ -249,7 +295,8 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
         bench_csvw_str(&w, c[j].statement);
         bench_csvw_str(&w, c[j].metric);
         bench_csvw_str(&w, c[j].threshold);
-        bench_csvw_str(&w, bench_verdict_str(v));
+        bench_csvw_str(&w, v == BENCH_HELD && c[j].nqual ? "held, qualified"
+                                                         : bench_verdict_str(v));
         bench_csvw_str(&w, c[j].numbers);
         bench_csvw_str(&w, v == BENCH_NOT_TESTED ? c[j].reason : "");
         bench_csvw_end(&w);

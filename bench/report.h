@@ -14,7 +14,8 @@
  * the metric it is checked on and a threshold fixed in the code before the run.  Each case
  * (scene, seed, ...) adds one number; the verdict follows from the cases: "did not hold" when
  * a case fails, "not tested" (with the reason) when a case could not be measured or there is
- * none, else "held".  They print in two lists, "Claims of the source" and "Findings of this
+ * none, else "held" - qualified when a case held on the median of its instances while their
+ * spread crossed the band (bench_claim_spread; rule: one instance is not evidence).  They print in two lists, "Claims of the source" and "Findings of this
  * suite", and as DIR/claims.csv.
  *
  * FIGURES.  bench_fig_write takes the series in memory and writes DIR/BASE.csv (the data,
@@ -81,6 +82,7 @@ typedef struct bench_claim {
     double lo, hi;           /* bench_claim_value passes when lo <= v <= hi */
     /* filled by the cases: */
     int ncase, nfail, nmissing;
+    int nqual;               /* cases held on their median whose spread crosses the band */
     char numbers[1024];      /* "pool 0.88; stack 0.50 (no)" */
     char reason[256];        /* why not tested */
 } bench_claim;
@@ -90,6 +92,14 @@ void bench_claim_case(bench_claim *c, int ok, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* one case checked as lo <= v <= hi (NaN = a case that could not be measured) */
 void bench_claim_value(bench_claim *c, const char *label, double v, const char *fmt);
+/* min, median, max of the finite values of v[0..n) into s[3]; returns how many were finite
+ * (s NaN when none) */
+int bench_spread(const double *v, int n, double s[3]);
+/* one case over several instances (seeds x steps): checked on the median (lo <= median <= hi)
+ * and qualified when the spread (min, max) crosses the band; the numbers read "label median
+ * [min, max] (n)".  No finite value: a case that could not be measured. */
+void bench_claim_spread(bench_claim *c, const char *label, const double *v, int n,
+                        const char *fmt);
 /* a case that could not be measured (the reason, once) */
 void bench_claim_missing(bench_claim *c, const char *reason);
 /* the whole claim is not tested by this table, and why */
@@ -162,9 +172,9 @@ typedef struct bench_table_ctx {
     const char *name;              /* the table */
     const bench_variant *variant;  /* the chosen variant */
     int force, reps;
-    int quick;                     /* --quick: a subset of the runs (tests) */
     long maxit, steps;             /* 0: the table's default */
     double beta;
+    int size;                      /* grid size: -1 --quick (tests), 0 default, 1 --full */
     bench_style style;
     int argc;
     char **argv;
@@ -181,7 +191,8 @@ typedef struct bench_table {
 
 /* the tables (one file each, registered in table.c) */
 bench_table_fn bench_table_amgs1, bench_table_amgs2, bench_table_amgs_figures,
-    bench_table_reorder, bench_table_spook_pgs, bench_table_ode_sor, bench_table_transversal;
+    bench_table_reorder, bench_table_spook_pgs, bench_table_ode_sor, bench_table_transversal,
+    bench_table_amgs_regime;
 
 /* The Markdown result of a table: "# TITLE", provenance, and the variant line.  The FILE
  * or NULL (error line printed). */

@@ -16,8 +16,15 @@ static const char *CMD = "table";
 
 /* today every table has one protocol: ours (the source's protocol comes as `paper') */
 static const bench_variant v_amgs1[] = {
-    {"suite", "SPOOK contacts (compliance 1e-6, d 4), the stepper's converged state at step "
-              "100 as warm start, one solve per method to 1e-8"}};
+    {"paper", "rigid contacts (the stepper with eps 0; each instance's q projected onto "
+              "range(J)), the stepper warm-started with 10 PGS sweeps per step, one solve per "
+              "method to 1e-8 from the stepper's warm start"},
+    {"suite", "SPOOK contacts (compliance 1e-6, d 4), the stepper's converged state (100 "
+              "sweeps or 1e-8 per step; stack 1000) as warm start, one solve per method to "
+              "1e-8"}};
+static const bench_variant v_regime[] = {
+    {"suite", "our own study: compliance x d x scene x seed/step, the stepper's converged "
+              "state (100 sweeps or 1e-8 per step), sweeps to 1e-6 from its warm start"}};
 static const bench_variant v_amgs2[] = {
     {"suite", "at most 200 sweeps per step with an early stop at ||r||_2 <= 1e-6 (the paper "
               "runs a fixed 200)"}};
@@ -38,8 +45,10 @@ static const bench_variant v_transversal[] = {
 #define VARIANTS(v) v, (int)(sizeof v / sizeof v[0])
 
 static const bench_table tables[] = {
-    {"amgs-table1", "AMGS paper Table 1: sweeps and time to 1e-6 / 1e-8, 5 methods",
+    {"amgs-table1", "AMGS paper Table 1: sweeps and time to 1e-2 .. 1e-8, 5 methods",
      bench_table_amgs1, VARIANTS(v_amgs1)},
+    {"amgs-regime", "when AMGS halves PGS's sweeps: ratio against compliance, d, self-stress",
+     bench_table_amgs_regime, VARIANTS(v_regime)},
     {"amgs-table2", "AMGS paper Table 2: whole-simulation solve time, PGS vs AMGS betas",
      bench_table_amgs2, VARIANTS(v_amgs2)},
     {"amgs-figures", "AMGS paper Figures 3-8: residual per sweep, per step after 10 sweeps",
@@ -66,7 +75,7 @@ FILE *bench_table_md(const bench_table_ctx *t, bench_out *o, const char *file,
     const bench_table *tb = NULL;
     for (int k = 0; k < NTABLE; k++)
         if (!strcmp(tables[k].name, t->name)) tb = &tables[k];
-    if (tb && tb->nvariants == 1)
+    if (tb && tb->nvariants == 1 && strcmp(tb->name, "amgs-regime") != 0)
         fprintf(f, "  This is the table's only variant so far; a `paper` variant following the "
                    "source's protocol is not built yet.");
     fprintf(f, "\n\n");
@@ -105,7 +114,8 @@ void bench_list_tables(FILE *f)
 static void help(void)
 {
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
-           "                            [--reps R] [--maxit K] [--beta B] [--steps N] [--quick]\n"
+           "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
+           "                            [--quick | --full]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -117,10 +127,13 @@ static void help(void)
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
            "               default) or mono (black, dashes and markers)\n"
            "  --reps R     timing repetitions after one warm-up (default 5)\n"
-           "  --maxit K    sweep cap per run (amgs-table1: default 10000)\n"
+           "  --maxit K    sweep cap per run (amgs-table1: default 100000; amgs-regime:\n"
+           "               200000)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 1000)\n"
-           "  --quick      a subset of the runs (transversal; for the tests)\n"
+           "  --quick      a small grid (amgs-table1, amgs-regime, transversal: the tests' mode)\n"
+           "  --full       the whole grid (amgs-regime: 4 scenes x 6 compliances x 3 d x\n"
+           "               seeds x steps; longer than the default's few minutes)\n"
            "  --force      replace the results in a non-empty DIR\n"
            "\ntables:\n");
     bench_list_tables(stdout);
@@ -139,7 +152,8 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
             help();
             return 3;
         } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
-        else if (strcmp(argv[k], "--quick") == 0) t->quick = 1;
+        else if (strcmp(argv[k], "--quick") == 0) t->size = -1;
+        else if (strcmp(argv[k], "--full") == 0) t->size = 1;
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             t->out = v;

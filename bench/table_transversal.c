@@ -1789,7 +1789,7 @@ int bench_table_transversal(const bench_table_ctx *t)
 {
     tables *T = calloc(1, sizeof *T);
     if (!T) return alloc_fail(t);
-    T->quick = t->quick;
+    T->quick = t->size < 0;
     double t0 = now();
     int rc = setup_t1(t, T);
     if (!rc && (jobs_t1(T) || jobs_t2(t, T) || jobs_t3(T) || jobs_t4(t, T) || jobs_t56(T)))
