@@ -45,6 +45,8 @@ typedef enum lcp_status {
     LCP_NONUNIQUE = 2,            /* solved, but A is semi-definite: z not unique, w is */
     LCP_NOT_SETTLED = 3,          /* usable: coupled friction bounds did not settle */
     LCP_PIVOT_CAP = 4,            /* usable: pivot cap reached, best partition returned */
+    LCP_PARTIAL = 5,              /* usable as ODE uses it: a pivoting pass stopped at
+                                     info->row (step <= 0); the rows from there on are 0 */
     LCP_ERR_ARG = -1,             /* bad argument (NULL, size, option out of range) */
     LCP_ERR_NOMEM = -2,           /* out of memory */
     LCP_ERR_ZERO_DIAG = -3,       /* a_ii <= 0 at info->row (Gauss-Seidel cannot proceed) */

@@ -59,6 +59,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_NONUNIQUE: return "solved-nonunique";
     case LCP_NOT_SETTLED: return "friction-not-settled";
     case LCP_PIVOT_CAP: return "pivot-cap";
+    case LCP_PARTIAL: return "partial";
     case LCP_ERR_ARG: return "bad-argument";
     case LCP_ERR_NOMEM: return "out-of-memory";
     case LCP_ERR_ZERO_DIAG: return "zero-diagonal";

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define BOXED (LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX)
+#define DANTZIG_NEEDS (LCP_NEEDS_SYMMETRIC | BOXED | LCP_DIRECT | LCP_DENSE)
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
@@ -27,6 +28,10 @@ static const lcp_solver registry[] = {
      0, lcp_solve_mgs},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
      LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref},
+    {"dantzig", "Dantzig/Baraff principal pivoting as in ODE lcp.cpp (dense LDL^T updates; "
+     "friction bounds frozen at the first friction row)", DANTZIG_NEEDS, lcp_solve_dantzig},
+    {"dantzig-rounds", "ODE's Dantzig pass repeated, friction bounds recomputed from the last "
+     "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds},
 };
 
 const lcp_solver *lcp_solvers(int *count)

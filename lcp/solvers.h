@@ -11,5 +11,6 @@ lcp_solve_fn lcp_solve_pgs_block; /* pgs_block.c */
 lcp_solve_fn lcp_solve_amgs_D, lcp_solve_amgs_I, lcp_solve_amgs_D_explicit, lcp_solve_amgs_I_explicit; /* amgs.c */
 lcp_solve_fn lcp_solve_mgs; /* amgs.c */
 lcp_solve_fn lcp_solve_ldlt_ref; /* reference/ldlt_ref.c */
+lcp_solve_fn lcp_solve_dantzig, lcp_solve_dantzig_rounds; /* dantzig.c */
 
 #endif
