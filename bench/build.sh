@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # build.sh: installs what lcpbench needs on Debian (12 "bookworm" or later) and builds it (release, in
 # build/): compiler, meson, ninja,
-# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot.  Skips the install when all are present.
+# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot, and DART's copy of ODE's Dantzig routine
+# (the differential test of `dantzig').  Skips the install when all are present.
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
-      libopenblas-dev liblapacke-dev gnuplot-nox)
+      libopenblas-dev liblapacke-dev gnuplot-nox libdart-external-odelcpsolver-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
