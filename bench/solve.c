@@ -35,11 +35,13 @@ static void help(void)
            "  --omega W|auto        relaxation (default 1; auto: jacobi only)\n"
            "  --beta B              AMGS Omega scale (default: solver's)\n"
            "  --gamma G             AMGS gamma (default 1)\n"
-           "  --order ORDER         natural reverse symmetric random random8 error mass perm:FILE\n"
+           "  --order ORDER         natural reverse symmetric random random8 error mass ode8\n"
+           "                        perm:FILE\n"
            "                        (FILE: m whitespace-separated 0-based rows)\n"
            "  --seed S              seed of random orderings (default 1)\n"
            "  --form F              auto, assembled or matrix-free (default auto)\n"
            "  --warm                start from the instance's z0.mtx\n"
+           "  --warm-scale S        start from S times z0.mtx (default 1; ODE quickstep 0.9)\n"
            "  --reps R              timing repetitions after one warm-up (default 5; 0 = none)\n"
            "  --history DIR         write DIR/INSTANCE__SOLVER.csv: iteration,residual,\n"
            "                        residual_inf,time_s\n"
@@ -144,6 +146,9 @@ static int parse(int argc, char **argv, solve_args *a, int *ninst, char ***inst)
         } else if (OPT("--seed")) {
             if (r > 0 && (r = bench_parse_int(CMD, "--seed", v, 0, 2147483647L, &l)) == 0)
                 a->opt.seed = (uint64_t)l;
+        } else if (OPT("--warm-scale")) {
+            if (r > 0 && (r = bench_parse_double(CMD, "--warm-scale", v, &d)) == 0)
+                a->opt.warm_scale = d;
         } else if (OPT("--omega")) {
             if (r > 0 && strcmp(v, "auto") == 0) a->opt.omega_auto = 1;
             else if (r > 0 && (r = bench_parse_double(CMD, "--omega", v, &d)) == 0) {

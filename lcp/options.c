@@ -37,6 +37,7 @@ void lcp_options_default(lcp_options *o)
     o->max_pivots = 0;
     o->monitor = NULL;
     o->monitor_ctx = NULL;
+    o->warm_scale = 1.0;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -79,7 +80,8 @@ const char *lcp_status_str(lcp_status s)
 }
 
 static const char *const order_names[] = {"natural", "reverse", "symmetric", "random",
-                                          "random8", "error",   "mass",      "perm"};
+                                          "random8", "error",   "mass",      "ode8",
+                                          "perm"};
 
 const char *lcp_order_name(lcp_order o)
 {
