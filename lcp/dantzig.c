@@ -57,7 +57,7 @@
  * (L_33 D_3 L_33^T + D_r l l^T, Gill, Golub, Murray and Saunders 1974, method C1) - the
  * factor is never recomputed.  An appended pivot A_ii - ell.Dell that is exactly 0 is taken
  * with A_ii one ulp larger (ODE's guard against a zero denominator), or reported
- * (zero_pivot = report: |pivot| < 1e-14 |A_ii| gives LCP_ERR_BREAKDOWN).
+ * (zero_pivot = report: |pivot| < 1e-14 |A_ii| gives LCP_ERR_BREAKDOWN naming the row).
  *
  * REFUSALS.  A not symmetric: LCP_ERR_NEEDS_SYMMETRIC.  lo_i > 0, hi_i < 0, or a friction
  * row with lo_i != -hi_i (friction ode or rounds): LCP_ERR_UNSUPPORTED with info->row = i.
@@ -335,8 +335,9 @@ static lcp_status dz_join_C(dz *s, int k)
     return st;
 }
 
-/* unbounded rows to the front, their block factorised and solved; friction rows last */
-static lcp_status dz_setup(dz *s)
+/* unbounded rows to the front, their block factorised and solved; friction rows last.
+ * A zero pivot reported (zero_pivot = report) names its position in *row. */
+static lcp_status dz_setup(dz *s, int *row)
 {
     int m = s->m;
     for (int k = 0; k < m; k++)
@@ -345,7 +346,10 @@ static lcp_status dz_setup(dz *s)
     for (int j = 0; j < s->nub; j++) {                           /* A_UU = L D L^T by rows */
         dz_forward(s, j);
         lcp_status st = dz_append(s, j);
-        if (st != LCP_OK) return st;
+        if (st != LCP_OK) {
+            *row = j;
+            return st;
+        }
     }
     if (s->nub > 0) {                                            /* x_U = A_UU^-1 b_U */
         int n = s->nub;
@@ -402,7 +406,10 @@ static int dz_pass(dz *s, int freeze, long cap, long *steps, int *row, lcp_statu
         }
         if (w[i] == 0.0) {                                       /* valid inside */
             dz_forward(s, i);
-            if ((*st = dz_append(s, i)) != LCP_OK) goto fail;
+            if ((*st = dz_append(s, i)) != LCP_OK) {
+                *row = i;
+                return DZ_FAIL;
+            }
             continue;
         }
         for (;;) {                                               /* drive x_i */
@@ -493,13 +500,14 @@ static int dz_pass(dz *s, int freeze, long cap, long *steps, int *row, lcp_statu
                 dz_leave_C(s, si);
                 break;
             }
-            if (*st != LCP_OK) goto fail;
+            if (*st != LCP_OK) {
+                *row = cmd == 1 ? i : si;                        /* the row appended */
+                return DZ_FAIL;
+            }
             if (cmd <= 3) break;
         }
     }
     return DZ_DONE;
-fail:
-    return DZ_FAIL;
 }
 
 /* the refusals; LCP_OK or the status, with *row */
@@ -555,13 +563,12 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
         int prow = -1;
         rounds++;
         dz_load(&s, P, lo, hi);
-        st = dz_setup(&s);
+        st = dz_setup(&s, &prow);
         if (st == LCP_OK && s.nub > 0) info->factorizations++;
         if (st == LCP_OK) end = dz_pass(&s, freeze, cap, &steps, &prow, &st, info);
-        if (end != DZ_DONE && prow >= 0) {
-            row = s.p[prow];
+        if (prow >= 0) row = s.p[prow];
+        if ((end == DZ_PARTIAL || end == DZ_CAP) && prow >= 0)
             for (int k = prow; k < m; k++) s.x[k] = s.w[k] = 0.0; /* rows not reached */
-        }
         for (int j = 0; j < m; j++) z[s.p[j]] = s.x[j];          /* un-permute */
         if (st != LCP_OK || end != DZ_DONE) break;
         if (!has_fr || o.friction != DANTZIG_FRICTION_ROUNDS) break;

@@ -298,6 +298,15 @@ static void test_degenerate(void)
     st = dantzig(&P, &o, z, &info, NULL);
     ok(st == LCP_ERR_BREAKDOWN && info.row == 1, "dantzig/degenerate-error: breakdown at row 1");
     lcp_problem_free(&P);
+    /* two identical unbounded rows: the second pivot of the block is 0 */
+    double A2[] = {1, 1, 1, 1}, q2[] = {-1, -1}, lo2[] = {-INFINITY, -INFINITY};
+    double hi2[] = {INFINITY, INFINITY};
+    tp_dense(&P, 2, A2, q2, lo2, hi2, NULL);
+    dantzig_options_default(&o);
+    o.zero_pivot = DANTZIG_PIVOT_REPORT;
+    st = dantzig(&P, &o, z, &info, NULL);
+    ok(st == LCP_ERR_BREAKDOWN && info.row == 1, "dantzig/zero-pivot-report: breakdown at row 1");
+    lcp_problem_free(&P);
 }
 
 /* 7. refusals, each naming the row; the dense cap; the drive-step guard */
