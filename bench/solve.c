@@ -147,8 +147,13 @@ static int parse(int argc, char **argv, solve_args *a, int *ninst, char ***inst)
             if (r > 0 && (r = bench_parse_int(CMD, "--seed", v, 0, 2147483647L, &l)) == 0)
                 a->opt.seed = (uint64_t)l;
         } else if (OPT("--warm-scale")) {
-            if (r > 0 && (r = bench_parse_double(CMD, "--warm-scale", v, &d)) == 0)
+            if (r > 0 && (r = bench_parse_double(CMD, "--warm-scale", v, &d)) == 0) {
+                if (!isfinite(d)) {
+                    bench_error(CMD, "--warm-scale: %s is not finite", v);
+                    r = -1;
+                }
                 a->opt.warm_scale = d;
+            }
         } else if (OPT("--omega")) {
             if (r > 0 && strcmp(v, "auto") == 0) a->opt.omega_auto = 1;
             else if (r > 0 && (r = bench_parse_double(CMD, "--omega", v, &d)) == 0) {
