@@ -15,6 +15,7 @@ typedef int bench_cmd_fn(int argc, char **argv);
 bench_cmd_fn bench_cmd_list, bench_cmd_solve;
 bench_cmd_fn bench_cmd_capture, bench_cmd_simulate;
 bench_cmd_fn bench_cmd_run, bench_cmd_plot, bench_cmd_profile, bench_cmd_table, bench_cmd_check;
+bench_cmd_fn bench_cmd_score, bench_cmd_convert;
 void bench_list_tables(FILE *f); /* names and one line each (table.c) */
 void bench_list_suites(FILE *f); /* built-in suites of lcpbench run (suite.c) */
 
@@ -31,8 +32,14 @@ void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 /* ---- clock and provenance -------------------------------------------------------------- */
 double bench_now(void); /* monotonic seconds (CLOCK_MONOTONIC) */
 /* "# key: value" lines: tool version, git revision, compiler and flags, CPU, library
- * versions, date, command line (argv may be NULL). */
+ * versions, date, command line (argv may be NULL).  For Markdown results; CSV files carry
+ * no comment lines (they read with any CSV reader without options). */
 void bench_provenance(FILE *f, int argc, char **argv);
+/* The same facts as DIR/provenance.json (written atomically, replacing an older one): one
+ * per output folder.  0, or 1 with one error line. */
+int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv);
+/* One CSV field, quoted per RFC 4180 when it holds a comma, a quote, CR or LF. */
+void bench_csv_field(FILE *f, const char *s);
 
 /* ---- progress line on stderr (quiet when stderr is not a terminal) --------------------- */
 typedef struct bench_progress {

@@ -4,8 +4,15 @@
 # SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot, and DART's copy of ODE's Dantzig routine
 # (the differential test of `dantzig').  Skips the install when all are present.
 set -euo pipefail
+# With --tests, also what the tests compare against or need (tests/run.sh passes it): the
+# peer libraries, FCLIB, pandas and SciPy for the plain-CSV and Matrix Market checks.  Each is
+# optional for the build itself.
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
-      libopenblas-dev liblapacke-dev gnuplot-nox libdart-external-odelcpsolver-dev)
+      libopenblas-dev liblapacke-dev gnuplot-nox)
+if [ "${1:-}" = --tests ]; then
+  pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
+         libfclib-dev python3-pandas python3-scipy)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

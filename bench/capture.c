@@ -15,6 +15,7 @@
 #include <malloc.h>
 #endif
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,14 @@ typedef struct run_args {
     long every;          /* simulate --capture-every */
     const char *out, *name;
     int force, timing;
+    const char *stepper, *rhs; /* simulate --stepper NAME [--beta B] [--rhs R] [--modal] */
+    double beta;
+    int modal;
 } run_args;
+
+/* modal.c: simulate with a transversal-stability stepper (README "Transversal stability") */
+int bench_simulate_stepper(const char *cmd, prob_world *W, const char *stepper, int iters,
+                           double beta, const char *rhs, int modal, long steps);
 
 typedef struct capture_ctx {
     const run_args *a;
@@ -119,7 +127,11 @@ static void help(const char *cmd)
                "  step,bodies,contacts,rows,iterations,residual,max_penetration,"
                "kinetic_energy\n"
                "  --timing        time per part of the step on stderr\n"
-               "  --capture-every K  write the LCP of steps K, 2K, ... (those with constraints)\n");
+               "  --capture-every K  write the LCP of steps K, 2K, ... (those with constraints)\n"
+               "  --stepper NAME  vts, ivts, pbd, xpbd, fp, gsd, gsd-l2, gsfull, shake (distance\n"
+               "                  joints only): adds max_stretch,E_T,E_C,E_nyq[,omega_max];\n"
+               "                  --iters K is then ivts/pbd/xpbd's sweeps; --beta B and\n"
+               "                  --rhs francu|spook for ivts; --modal adds omega_max\n");
     printf("  --solver NAME   the stepper's solver (lcpbench list solvers; default pgs)\n"
            "  --iters K       sweep cap per step (= --param iters=K; default 100, stack 1000)\n"
            "  --tol T         stop at ||r||_2 <= T (= --param tol=T; default 1e-8; < 0: always\n"
@@ -135,6 +147,7 @@ static int parse(int argc, char **argv, run_args *a)
     memset(a, 0, sizeof *a);
     a->cmd = cmd;
     a->solver = "pgs";
+    a->beta = NAN;
     const char *scene = NULL, *pv[4 * PROB_MAX_PARAMS]; /* --param, --iters, --tol in order */
     int np = 0, have_steps = 0;
     for (int k = 1; k < argc; k++) {
@@ -153,6 +166,19 @@ static int parse(int argc, char **argv, run_args *a)
             a->force = 1;
         } else if (strcmp(cmd, "simulate") == 0 && strcmp(arg, "--timing") == 0) {
             a->timing = 1;
+        } else if (strcmp(cmd, "simulate") == 0 && strcmp(arg, "--modal") == 0) {
+            a->modal = 1;
+        } else if (strcmp(cmd, "simulate") == 0 &&
+                   (r = bench_opt(argc, argv, &k, "--stepper", &v)) != 0) {
+            if (r < 0) return 2;
+            a->stepper = v;
+        } else if (strcmp(cmd, "simulate") == 0 &&
+                   (r = bench_opt(argc, argv, &k, "--rhs", &v)) != 0) {
+            if (r < 0) return 2;
+            a->rhs = v;
+        } else if (strcmp(cmd, "simulate") == 0 &&
+                   (r = bench_opt(argc, argv, &k, "--beta", &v)) != 0) {
+            if (r < 0 || bench_parse_double(cmd, "--beta", v, &a->beta)) return 2;
         } else if ((r = bench_opt(argc, argv, &k, "--param", &v)) != 0) {
             if (r < 0) return 2;
             pv[np++] = v;
@@ -252,6 +278,14 @@ static int parse(int argc, char **argv, run_args *a)
             bench_error(cmd, "--capture-every K and --out DIR go together");
             return 2;
         }
+        if (a->stepper && a->every > 0) {
+            bench_error(cmd, "--stepper does not capture (leave out --capture-every)");
+            return 2;
+        }
+        if (!a->stepper && (a->modal || a->rhs || !isnan(a->beta))) {
+            bench_error(cmd, "--modal, --rhs and --beta go with --stepper");
+            return 2;
+        }
     }
     return 0;
 }
@@ -291,6 +325,12 @@ static int run(int argc, char **argv)
     if (prob_world_set_solver(&W, a.solver, W.opt.max_iter, W.opt.tol) != LCP_OK) {
         bench_error(cmd, "cannot use solver '%s'", a.solver);
         rc = 2;
+    }
+    if (rc == 0 && a.stepper) {
+        rc = bench_simulate_stepper(cmd, &W, a.stepper, (int)a.iters, a.beta, a.rhs, a.modal,
+                                    a.steps);
+        prob_world_free(&W);
+        return rc;
     }
     capture_ctx ctx = {&a, 0, ""};
     int simulate = strcmp(cmd, "simulate") == 0, empty = 0;

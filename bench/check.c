@@ -18,7 +18,7 @@
  * (+1e-14), final residual x 1.5 (+1e-12), distances max(2x, 1e-10).  Cost: the suite's runs (seconds).
  */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "harness.h"
+#include "report.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -60,25 +60,20 @@ static figure *fig_add(figlist *L, const char *inst, const char *solver, const c
     return g;
 }
 
-/* residuals of a history at the sample sweeps; *last = last recorded sweep */
+/* residuals of a history (the report kit's reader) at the sample sweeps; *last = last
+ * recorded sweep */
 static int samples(const char *dir, const char *file, double *r, int *last)
 {
-    char path[BENCH_PATH + 300], msg[4400];
-    bench_csv H;
+    bench_history h;
     for (int k = 0; k < NSAMPLE; k++) r[k] = NAN;
     *last = -1;
-    if (!*file) return -1;
-    snprintf(path, sizeof path, "%s/history/%s", dir, file);
-    if (bench_csv_read(path, &H, msg, sizeof msg) != 0) return -1;
-    int ci = bench_csv_col(&H, "iteration"), cr = bench_csv_col(&H, "residual");
-    for (int row = 0; row < H.nrow; row++) {
-        int it = (int)bench_csv_num(&H, row, ci);
-        double v = bench_csv_num(&H, row, cr);
+    if (bench_history_load(dir, file, &h) != 0) return -1;
+    for (int j = 0; j < h.n; j++) {
         for (int k = 0; k < NSAMPLE; k++)
-            if (it <= sample_k[k]) r[k] = v;   /* the value at K, or the last before it */
-        *last = it;
+            if (h.iter[j] <= sample_k[k]) r[k] = h.r2[j];   /* the value at K, or before it */
+        *last = h.iter[j];
     }
-    bench_csv_free(&H);
+    bench_history_free(&h);
     return 0;
 }
 

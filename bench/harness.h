@@ -96,15 +96,6 @@ int bench_dir_nonempty(const char *dir);
 /* file-name-safe copy of s: [A-Za-z0-9._-] kept, everything else '_' */
 void bench_safe_name(const char *s, char *out, size_t len);
 
-/* `lcpbench table reorder' (reorder.c): every ordering of capsule and three-spheres */
-int bench_reorder(const char *out, int force, int argc, char **argv);
-/* `lcpbench table amgs-table2' and `amgs-figures' (simtables.c) */
-int bench_table_amgs2(const char *out, int force, int steps, int argc, char **argv);
-int bench_table_amgs_figures(const char *out, int force, int argc, char **argv);
-/* `lcpbench table ode-sor' and `spook-pgs' (sweeptables.c) */
-int bench_table_ode_sor(const char *out, int force, int argc, char **argv);
-int bench_table_spook_pgs(const char *out, int force, int argc, char **argv);
-
 /* ---- CSV tables --------------------------------------------------------------------------- */
 
 typedef struct bench_csv {
@@ -114,7 +105,9 @@ typedef struct bench_csv {
     char *buf;        /* storage */
 } bench_csv;
 
-/* Read a CSV file: "#" lines skipped, first other line is the header.  0 or -1 with msg. */
+/* Read a CSV file per RFC 4180 (quoted fields may hold commas, quotes and line breaks);
+ * blank lines and "#" lines before the header are skipped, the first other record is the
+ * header.  0 or -1 with msg. */
 int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen);
 void bench_csv_free(bench_csv *T);
 int bench_csv_col(const bench_csv *T, const char *name);            /* -1 when absent */
@@ -140,10 +133,6 @@ int bench_scene_problem(const char *cmd, const char *scene, int nkv, const char 
 int bench_gnuplot(const char *cmd, const char *dir, const char *script);
 /* Redraw the convergence figures of a run folder (DIR/plots/). 0 ok, 1 on failure. */
 int bench_plot_dir(const char *cmd, const char *dir, int quiet);
-/* gnuplot terminals: pngcairo to base.png (before the plot command), then pdfcairo to
- * base.pdf and replot (after it); both noenhanced */
-void bench_gp_png(FILE *f, const char *base);
-void bench_gp_pdf(FILE *f, const char *base);
 /* gnuplot string literal of s (quotes and backslashes escaped) into out */
 void bench_gp_quote(const char *s, char *out, size_t len);
 

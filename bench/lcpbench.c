@@ -14,6 +14,8 @@ typedef struct bench_command {
     const char *summary;
 } bench_command;
 
+bench_cmd_fn bench_cmd_modal; /* modal.c */
+
 static const bench_command commands[] = {
     {"list", bench_cmd_list, "list solvers, orderings (and scenes, tables)"},
     {"solve", bench_cmd_solve, "solve instance folders with named solvers, CSV on stdout"},
@@ -24,6 +26,9 @@ static const bench_command commands[] = {
     {"profile", bench_cmd_profile, "performance and data profiles of a run folder"},
     {"table", bench_cmd_table, "regenerate a paper's table or figure (lcpbench list tables)"},
     {"check", bench_cmd_check, "accuracy regression check against committed baselines"},
+    {"modal", bench_cmd_modal, "spectrum of a scene's joint geometric stiffness, h_crit"},
+    {"convert", bench_cmd_convert, "convert LCPs: instance folders, FCLIB, Siconos .dat, ODE"},
+    {"score", bench_cmd_score, "the harness's residuals for an answer computed elsewhere"},
 };
 
 static void usage(FILE *f)

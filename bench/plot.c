@@ -1,16 +1,16 @@
 /* plot.c: `lcpbench plot DIR': the convergence figures of a run folder, redrawn from
- * DIR/runs.csv and DIR/history/ (run.c writes them); plus the small CSV reader and the
- * gnuplot runner the harness shares.
+ * DIR/runs.csv and DIR/history/ (run.c writes them) with the report kit's figure writer
+ * (report.c); plus the CSV reader (RFC 4180) and the gnuplot runner the harness shares.
  *
- * For every instance of runs.csv, two figures in DIR/plots/, each with its script:
- *     INSTANCE-iter.gp/.png/.pdf   ||r||_2 against iteration, all runs with plot = 1
- *     INSTANCE-time.gp/.png/.pdf   ||r||_2 against solve time (recording excluded)
- * log-scale residual axis, noenhanced text, pngcairo and pdfcairo.  The scripts read the
- * history CSVs in place (../history/), so `cd DIR/plots && gnuplot INSTANCE-iter.gp'
+ * For every instance of runs.csv, two figures in DIR/plots/, each with its data and script:
+ *     INSTANCE-iter.{csv,gp,png,pdf}   ||r||_2 against sweep, all runs with plot = 1
+ *     INSTANCE-time.{csv,gp,png,pdf}   ||r||_2 against solve time
+ * log-scale residual axis, the tolerance as a horizontal line when the runs share one.  The
+ * scripts read only their own .csv, so `gnuplot INSTANCE-iter.gp' in a copy of plots/
  * rebuilds a figure.  Without gnuplot the scripts are written and one warning line says so.
- * Cost: linear in runs.csv; gnuplot once per figure.
+ * Cost: linear in runs.csv and the histories; gnuplot once per figure.
  */
-#include "harness.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,19 +22,76 @@
 
 /* ---- CSV --------------------------------------------------------------------------------- */
 
-static int split(char *line, char **out, int max)
+/* Parse the CSV text in buf (n bytes, NUL at buf[n]) in place, per RFC 4180: fields split at
+ * commas outside quotes, "" inside quotes is one quote, quoted fields may hold commas and
+ * line breaks; CRLF or LF ends a record; blank lines and "#" lines before the header are
+ * skipped.  cells[] receives the field starts, rowlen[] the fields per record; returns the
+ * number of records, or -1 when out of memory. */
+static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell)
 {
-    int n = 0;
-    char *s = line;
-    for (;;) {
-        char *c = strchr(s, ',');
-        if (c) *c = 0;
-        if (n < max) out[n] = s;
-        n++;
-        if (!c) break;
-        s = c + 1;
+    size_t cap = 1024, nc = 0;
+    int rcap = 256, nr = 0;
+    char **c = malloc(cap * sizeof(char *));
+    int *rl = malloc((size_t)rcap * sizeof(int));
+    char *r = buf, *w = buf;
+    while (c && rl && *r) {
+        if (*r == '\n' || (*r == '\r' && r[1] == '\n')) {   /* blank line */
+            r += *r == '\r' ? 2 : 1;
+            continue;
+        }
+        if (nr == 0 && *r == '#') {                         /* comment before the header */
+            char *e = strchr(r, '\n');
+            r = e ? e + 1 : buf + n;
+            continue;
+        }
+        if (nr == rcap) {
+            int *t = realloc(rl, (size_t)(rcap *= 2) * sizeof(int));
+            if (!t) break;
+            rl = t;
+        }
+        rl[nr] = 0;
+        for (;;) {                                          /* the fields of one record */
+            char *start = w;
+            if (*r == '"') {
+                for (r++; *r; ) {
+                    if (*r == '"' && r[1] == '"') {
+                        *w++ = '"';
+                        r += 2;
+                    } else if (*r == '"') {
+                        r++;
+                        break;
+                    } else *w++ = *r++;
+                }
+            }
+            while (*r && *r != ',' && *r != '\n' && *r != '\r') *w++ = *r++;
+            if (*r == '\r') r++;
+            char end = *r;
+            *w++ = 0;
+            if (end) r++;
+            if (nc == cap) {
+                char **t = realloc(c, (cap *= 2) * sizeof(char *));
+                if (!t) {
+                    free(c);
+                    c = NULL;
+                    break;
+                }
+                c = t;
+            }
+            c[nc++] = start;
+            rl[nr]++;
+            if (end != ',') break;
+        }
+        nr++;
     }
-    return n;
+    if (!c || !rl || *r) {
+        free(c);
+        free(rl);
+        return -1;
+    }
+    *cells = c;
+    *rowlen = rl;
+    *ncell = nc;
+    return nr;
 }
 
 int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
@@ -63,45 +120,37 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
         return -1;
     }
     buf[n] = 0;
-    /* lines */
-    int nl = 1;
-    for (size_t k = 0; k < n; k++) nl += buf[k] == '\n';
-    char **lines = malloc((size_t)nl * sizeof(char *));
-    int cnt = 0;
-    for (char *s = buf; lines && s && *s;) {
-        char *e = strchr(s, '\n');
-        if (e) *e = 0;
-        size_t len = strlen(s);
-        if (len && s[len - 1] == '\r') s[len - 1] = 0;
-        if (s[0] != '#' && s[0] != 0) lines[cnt++] = s;
-        s = e ? e + 1 : NULL;
-    }
-    if (!lines || cnt == 0) {
-        free(lines);
+    char **cells;
+    int *rowlen;
+    size_t ncell;
+    int nrec = parse(buf, n, &cells, &rowlen, &ncell);
+    if (nrec <= 0) {
         free(buf);
-        snprintf(msg, msglen, "%s: no header line", path);
+        snprintf(msg, msglen, "%s: %s", path, nrec < 0 ? "out of memory" : "no header line");
         return -1;
     }
-    T->ncol = 1;
-    for (const char *c = lines[0]; *c; c++) T->ncol += *c == ',';
+    T->ncol = rowlen[0];
+    T->nrow = nrec - 1;
     T->head = malloc((size_t)T->ncol * sizeof(char *));
-    T->nrow = cnt - 1;
     T->cell = malloc(((size_t)T->nrow * (size_t)T->ncol + 1) * sizeof(char *));
+    T->buf = buf;
     if (!T->head || !T->cell) {
-        free(lines);
-        T->buf = buf;
+        free(cells);
+        free(rowlen);
         bench_csv_free(T);
         snprintf(msg, msglen, "%s: out of memory", path);
         return -1;
     }
-    split(lines[0], T->head, T->ncol);
+    memcpy(T->head, cells, (size_t)T->ncol * sizeof(char *));
+    size_t at = (size_t)T->ncol;
     for (int r = 0; r < T->nrow; r++) {
         char **row = T->cell + (size_t)r * (size_t)T->ncol;
-        int got_n = split(lines[r + 1], row, T->ncol);
-        for (int c = got_n; c < T->ncol; c++) row[c] = buf + n;   /* the final "" */
+        for (int k = 0; k < T->ncol; k++)    /* missing fields are "" (the final NUL) */
+            row[k] = k < rowlen[r + 1] ? cells[at + (size_t)k] : buf + n;
+        at += (size_t)rowlen[r + 1];
     }
-    free(lines);
-    T->buf = buf;
+    free(cells);
+    free(rowlen);
     return 0;
 }
 
@@ -188,18 +237,6 @@ int bench_gnuplot(const char *cmd, const char *dir, const char *script)
     return 0;
 }
 
-void bench_gp_png(FILE *f, const char *base)
-{
-    fprintf(f, "set terminal pngcairo size 1000,600 noenhanced\nset output '%s.png'\n"
-               "set termoption noenhanced\n", base);
-}
-
-void bench_gp_pdf(FILE *f, const char *base)
-{
-    fprintf(f, "set terminal pdfcairo size 7in,4.2in noenhanced\nset output '%s.pdf'\n"
-               "set termoption noenhanced\nreplot\nunset output\n", base);
-}
-
 void bench_gp_quote(const char *s, char *out, size_t len)
 {
     size_t k = 0;
@@ -218,46 +255,81 @@ void bench_gp_quote(const char *s, char *out, size_t len)
 
 /* ---- convergence figures ------------------------------------------------------------------ */
 
-/* one figure: residual of every listed run against column xcol (1 iteration, 4 time) */
-static int figure(const char *cmd, const char *plots, const char *inst, const bench_csv *T,
-                  const int *rows, int nrows, int xcol, char *msg, size_t msglen)
+/* the tolerance shared by the listed runs (their tol column), 0 when they differ */
+static double common_tol(const bench_csv *T, const int *rows, int n)
 {
-    char safe[BENCH_LABEL], base[BENCH_LABEL + 16], path[BENCH_PATH + 256], q[512];
-    bench_safe_name(inst, safe, sizeof safe);
-    snprintf(base, sizeof base, "%s-%s", safe, xcol == 1 ? "iter" : "time");
-    snprintf(path, sizeof path, "%s/%s.gp", plots, base);
-    bench_out o;
-    if (bench_out_open(&o, path, 1, msg, msglen) != 0) return -1;
-    FILE *f = o.f;
-    bench_provenance(f, 0, NULL);
-    bench_gp_quote(inst, q, sizeof q);
-    fprintf(f, "# %s: ||r||_2 against %s; data: ../history/*.csv (lcpbench run)\n", inst,
-            xcol == 1 ? "iteration" : "time");
-    fprintf(f, "set datafile separator ','\n");
-    fprintf(f, "set logscale y\nset format y '%%.0e'\nset grid\n");
-    if (xcol == 1) fprintf(f, "set xlabel 'iteration'\n");
-    else fprintf(f, "set xlabel 'solve time (s)'\n");
-    fprintf(f, "set ylabel '||r||_2 (natural-map residual)'\n");
-    fprintf(f, "set title %s.': residual against %s'\n", q, xcol == 1 ? "iteration" : "time");
-    fprintf(f, "set key outside right top\n");
+    int ct = bench_csv_col(T, "tol");
+    double tol = n ? bench_csv_num(T, rows[0], ct) : NAN;
+    for (int k = 1; k < n; k++)
+        if (bench_csv_num(T, rows[k], ct) != tol) return 0;
+    return isfinite(tol) && tol > 0 ? tol : 0;
+}
+
+/* the two figures of one instance: residual against sweep and against time */
+static int instance_figures(const char *cmd, const char *dir, const char *plots,
+                            const char *inst, const bench_csv *T, const int *rows, int n,
+                            bench_style style)
+{
     int ch = bench_csv_col(T, "history"), cl = bench_csv_col(T, "label");
-    bench_gp_png(f, base);
-    fprintf(f, "plot \\\n");
-    for (int k = 0; k < nrows; k++) {
-        char file[BENCH_PATH], lq[256];
-        snprintf(file, sizeof file, "../history/%s", bench_csv_get(T, rows[k], ch));
-        bench_gp_quote(file, q, sizeof q);
-        bench_gp_quote(bench_csv_get(T, rows[k], cl), lq, sizeof lq);
-        fprintf(f, "  %s using %d:($2 > 0 ? $2 : 1/0) with lines lw 2 title %s%s\n", q, xcol,
-                lq, k + 1 < nrows ? ", \\" : "");
+    bench_history *h = calloc((size_t)n, sizeof *h);
+    double **x = calloc((size_t)n, sizeof *x);
+    bench_series *S = calloc((size_t)n, sizeof *S);
+    int rc = 0, ns = 0;
+    if (!h || !x || !S) {
+        bench_error(cmd, "out of memory");
+        rc = -1;
     }
-    bench_gp_pdf(f, base);
-    if (bench_out_commit(&o, 1, msg, msglen) != 0) return -1;
-    snprintf(path, sizeof path, "%s.gp", base);
-    return bench_gnuplot(cmd, plots, path);
+    for (int k = 0; !rc && k < n; k++) {
+        if (bench_history_load(dir, bench_csv_get(T, rows[k], ch), &h[ns]) != 0) continue;
+        x[ns] = malloc((size_t)(h[ns].n + 1) * sizeof(double));
+        if (!x[ns]) {
+            bench_error(cmd, "out of memory");
+            rc = -1;
+            bench_history_free(&h[ns]);
+            break;
+        }
+        S[ns] = (bench_series){bench_csv_get(T, rows[k], cl), h[ns].n, x[ns], h[ns].r2, 0};
+        ns++;
+    }
+    char safe[BENCH_LABEL], base[BENCH_LABEL + 16], title[BENCH_LABEL + 64], tt[64];
+    bench_safe_name(inst, safe, sizeof safe);
+    double tol = common_tol(T, rows, n);
+    snprintf(tt, sizeof tt, "tolerance %.0e", tol);
+    for (int xi = 0; !rc && ns && xi < 2; xi++) {
+        for (int k = 0; k < ns; k++)
+            for (int j = 0; j < h[k].n; j++) x[k][j] = xi ? h[k].t[j] : h[k].iter[j];
+        bench_fig F;
+        bench_fig_init(&F);
+        snprintf(base, sizeof base, "%s-%s", safe, xi ? "time" : "iter");
+        snprintf(title, sizeof title, "%s: residual against %s", inst, xi ? "time" : "sweep");
+        F.base = base;
+        F.title = title;
+        F.xlabel = xi ? "solve time (s)" : "sweep";
+        F.ylabel = "||r||_2 (natural-map residual)";
+        F.logy = 1;
+        F.hline = tol;
+        F.hline_title = tt;
+        F.ns = ns;
+        F.s = S;
+        int g = bench_fig_write(cmd, plots, &F, style);
+        if (g != 0) rc = g;
+    }
+    for (int k = 0; k < ns; k++) {
+        bench_history_free(&h[k]);
+        free(x[k]);
+    }
+    free(h);
+    free(x);
+    free(S);
+    return rc;
 }
 
 int bench_plot_dir(const char *cmd, const char *dir, int quiet)
+{
+    return bench_plot_dir_style(cmd, dir, quiet, BENCH_STYLE_PAPER);
+}
+
+int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_style style)
 {
     char path[BENCH_PATH + 64], msg[8400];
     bench_csv T;
@@ -265,8 +337,8 @@ int bench_plot_dir(const char *cmd, const char *dir, int quiet)
     int ci = bench_csv_col(&T, "instance"), ch = bench_csv_col(&T, "history");
     int cp = bench_csv_col(&T, "plot");
     if (ci < 0 || ch < 0 || bench_csv_col(&T, "label") < 0) {
-        bench_error(cmd, "%s: not a runs.csv of lcpbench run (no instance/label/history)",
-                    path);
+        bench_error(cmd, "%s/runs.csv: not a runs.csv of lcpbench run (no "
+                         "instance/label/history)", dir);
         bench_csv_free(&T);
         return 1;
     }
@@ -291,16 +363,10 @@ int bench_plot_dir(const char *cmd, const char *dir, int quiet)
             rows[n++] = s;
         }
         if (n == 0) continue;
-        for (int x = 0; x < 2; x++) {
-            int g = figure(cmd, path, inst, &T, rows, n, x == 0 ? 1 : 4, msg, sizeof msg);
-            if (g == 1) missing = 1;
-            else if (g < 0) {
-                if (msg[0]) bench_error(cmd, "%s", msg);
-                rc = 1;
-            }
-            msg[0] = 0;
-            figs++;
-        }
+        int g = instance_figures(cmd, dir, path, inst, &T, rows, n, style);
+        if (g == 1) missing = 1;
+        else if (g < 0) rc = 1;
+        figs += 2;
     }
     if (!rows || !done) {
         bench_error(cmd, "out of memory");
@@ -319,21 +385,29 @@ int bench_plot_dir(const char *cmd, const char *dir, int quiet)
 
 static void help(void)
 {
-    printf("usage: lcpbench plot DIR\n"
+    printf("usage: lcpbench plot DIR [--style paper|mono]\n"
            "\n"
            "Redraw the convergence figures of a run folder (lcpbench run) from DIR/runs.csv\n"
-           "and DIR/history/: DIR/plots/INSTANCE-iter and INSTANCE-time, each as .gp (rebuild\n"
-           "with `cd DIR/plots && gnuplot FILE.gp'), .png (pngcairo) and .pdf (pdfcairo).\n"
+           "and DIR/history/: DIR/plots/INSTANCE-iter and INSTANCE-time, each as .csv (the\n"
+           "data, downsampled), .gp (rebuild with `gnuplot FILE.gp' in a copy of plots/),\n"
+           ".png (quick look) and .pdf (3.4 in wide, 8 pt text).  The tolerance is drawn\n"
+           "when the runs share one; curves that coincide are drawn once, named together.\n"
+           "  --style S   paper (colour-blind-safe colours, dashes and markers; default) or\n"
+           "              mono (black, dashes and markers)\n"
            "Without gnuplot the scripts are written and a warning says so (exit 0).\n");
 }
 
 int bench_cmd_plot(int argc, char **argv)
 {
-    const char *dir = NULL;
+    const char *dir = NULL, *v;
+    bench_style style = BENCH_STYLE_PAPER;
     for (int k = 1; k < argc; k++) {
+        int r;
         if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
             help();
             return 0;
+        } else if ((r = bench_opt(argc, argv, &k, "--style", &v)) != 0) {
+            if (r < 0 || bench_style_parse("plot", v, &style) != 0) return 2;
         } else if (argv[k][0] == '-' && argv[k][1]) {
             bench_error("plot", "unknown option '%s' (lcpbench plot --help)", argv[k]);
             return 2;
@@ -346,5 +420,5 @@ int bench_cmd_plot(int argc, char **argv)
         bench_error("plot", "no run folder given (lcpbench plot --help)");
         return 2;
     }
-    return bench_plot_dir("plot", dir, 0);
+    return bench_plot_dir_style("plot", dir, 0, style);
 }

@@ -11,11 +11,13 @@
  *     k_{p,s} = first recorded sweep with ||r||_2 <= eps (history; direct solvers: their
  *               iterations when the final residual is <= eps), +inf when never
  *     d_s(k) = |{p : k_{p,s} <= k}| / n_p,   for eps = 1e-2, 1e-4, 1e-6, 1e-8, 1e-10.
- * Outputs in DIR/profile/: perf-COST.dat/.gp/.png/.pdf and data-EPS.dat/.gp/.png/.pdf;
- * each .dat has the step breakpoints, one column per setting (label order of runs.csv).
+ * k_{p,s} comes from the report kit's history reader (bench_history_reach: at or below).
+ * Outputs in DIR/profile/: perf-COST.{csv,gp,png,pdf} and data-EPS.{csv,gp,png,pdf}; each
+ * .csv holds the step breakpoints (series,x,y; one block per setting, label order of
+ * runs.csv).
  * Cost: O(n_p n_s log) plus reading the histories.
  */
-#include "harness.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,66 +47,56 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* write `x y_1 .. y_ns' breakpoints of the step functions F_s(x) = #{p: v[p,s] <= x}/np */
-static void steps(FILE *f, const prof *P, const double *v, double xmax_pad)
+/* the step functions F_s(x) = #{p: v[p,s] <= x}/np at their breakpoints (every finite
+ * value, and the largest plus pad) as a figure of DIR */
+static int figure(const char *dir, const char *base, const prof *P, const double *v,
+                  double pad, const char *title, const char *xlabel, bench_style style,
+                  int *missing)
 {
-    int n = P->np * P->ns;
+    int n = P->np * P->ns, m = 0, rc = 0;
     double *xs = malloc((size_t)(n + 2) * sizeof(double));
-    if (!xs) return;
-    int m = 0;
+    double *y = malloc(((size_t)(n + 2) * (size_t)P->ns + 1) * sizeof(double));
+    bench_series *S = calloc((size_t)P->ns + 1, sizeof *S);
+    if (!xs || !y || !S) {
+        bench_error(CMD, "out of memory");
+        rc = 1;
+        goto done;
+    }
     for (int k = 0; k < n; k++)
         if (isfinite(v[k])) xs[m++] = v[k];
     qsort(xs, (size_t)m, sizeof(double), cmp_double);
     double top = m ? xs[m - 1] : 0.0;
-    xs[m++] = top + xmax_pad;
-    for (int k = 0; k < m; k++) {
-        if (k > 0 && xs[k] == xs[k - 1]) continue;
-        fprintf(f, "%.9g", xs[k]);
-        for (int s = 0; s < P->ns; s++) {
+    xs[m++] = top + pad;
+    int u = 0;
+    for (int k = 0; k < m; k++)
+        if (u == 0 || xs[k] != xs[u - 1]) xs[u++] = xs[k];
+    for (int s = 0; s < P->ns; s++) {
+        double *ys = y + (size_t)s * (size_t)u;
+        for (int k = 0; k < u; k++) {
             int c = 0;
             for (int p = 0; p < P->np; p++) c += v[p * P->ns + s] <= xs[k];
-            fprintf(f, " %.6f", (double)c / P->np);
+            ys[k] = (double)c / P->np;
         }
-        fprintf(f, "\n");
+        S[s] = (bench_series){P->label[s], u, xs, ys, 0};
     }
-    free(xs);
-}
-
-static int figure(const char *dir, const char *base, const prof *P, const double *v,
-                  double pad, const char *title, const char *xlabel, int argc, char **argv,
-                  int *missing)
-{
-    char path[BENCH_PATH + 128], q[512];
-    bench_out o;
-    snprintf(path, sizeof path, "%s/%s.dat", dir, base);
-    if (!bench_open(CMD, &o, path, 1)) return 1;
-    bench_provenance(o.f, argc, argv);
-    fprintf(o.f, "# %s; %d instances; columns: x", title, P->np);
-    for (int s = 0; s < P->ns; s++) fprintf(o.f, " %s", P->label[s]);
-    fprintf(o.f, "\n");
-    steps(o.f, P, v, pad);
-    if (bench_close(CMD, &o)) return 1;
-    snprintf(path, sizeof path, "%s/%s.gp", dir, base);
-    if (!bench_open(CMD, &o, path, 1)) return 1;
-    FILE *f = o.f;
-    bench_provenance(f, 0, NULL);
-    bench_gp_quote(title, q, sizeof q);
-    fprintf(f, "set title %s\nset xlabel '%s'\nset ylabel 'fraction of instances'\n", q,
-            xlabel);
-    fprintf(f, "set yrange [0:1.05]\nset grid\nset key outside right top\n");
-    bench_gp_png(f, base);
-    fprintf(f, "plot \\\n");
-    for (int s = 0; s < P->ns; s++) {
-        bench_gp_quote(P->label[s], q, sizeof q);
-        fprintf(f, "  '%s.dat' using 1:%d with steps lw 2 title %s%s\n", base, s + 2, q,
-                s + 1 < P->ns ? ", \\" : "");
-    }
-    bench_gp_pdf(f, base);
-    if (bench_close(CMD, &o)) return 1;
-    snprintf(path, sizeof path, "%s.gp", base);
-    int g = bench_gnuplot(CMD, dir, path);
+    bench_fig F;
+    bench_fig_init(&F);
+    F.base = base;
+    F.title = title;
+    F.xlabel = xlabel;
+    F.ylabel = "fraction of instances";
+    F.kind = BENCH_FIG_STEPS;
+    F.extra = "set yrange [0:1.05]\n";
+    F.ns = P->ns;
+    F.s = S;
+    int g = bench_fig_write(CMD, dir, &F, style);
     if (g == 1) *missing = 1;
-    return g < 0 ? 1 : 0;
+    rc = g < 0;
+done:
+    free(xs);
+    free(y);
+    free(S);
+    return rc;
 }
 
 /* first sweep with ||r||_2 <= eps for every accuracy (inf when never) */
@@ -113,18 +105,13 @@ static void reach(const char *dir, const bench_csv *T, int r, double *k)
     for (int a = 0; a < NACC; a++) k[a] = INFINITY;
     const char *st = bench_csv_get(T, r, bench_csv_col(T, "status"));
     if (!strcmp(st, "") || !strcmp(st, "no-z0")) return;
-    const char *h = bench_csv_get(T, r, bench_csv_col(T, "history"));
-    char path[BENCH_PATH + 300], msg[4400];
-    bench_csv H;
-    snprintf(path, sizeof path, "%s/history/%s", dir, h);
-    if (*h && bench_csv_read(path, &H, msg, sizeof msg) == 0) {
-        int ci = bench_csv_col(&H, "iteration"), cr = bench_csv_col(&H, "residual");
-        for (int row = 0; row < H.nrow; row++) {
-            double v = bench_csv_num(&H, row, cr), it = bench_csv_num(&H, row, ci);
-            for (int a = 0; a < NACC; a++)
-                if (v <= accuracies[a] && !isfinite(k[a])) k[a] = it;
+    bench_history h;
+    if (bench_history_load(dir, bench_csv_get(T, r, bench_csv_col(T, "history")), &h) == 0) {
+        for (int a = 0; a < NACC; a++) {
+            int it = bench_history_reach(&h, accuracies[a]);
+            if (it >= 0) k[a] = it;
         }
-        bench_csv_free(&H);
+        bench_history_free(&h);
         return;
     }
     double res = bench_csv_num(T, r, bench_csv_col(T, "residual"));
@@ -135,26 +122,30 @@ static void reach(const char *dir, const bench_csv *T, int r, double *k)
 
 static void help(void)
 {
-    printf("usage: lcpbench profile DIR [--cost time|iterations|work|all]\n"
+    printf("usage: lcpbench profile DIR [--cost time|iterations|work|all] [--style paper|mono]\n"
            "\n"
            "Performance profiles (Dolan-More: cost / best cost per instance, failures = inf,\n"
            "tau on a log2 axis) and data profiles (fraction of instances reaching ||r||_2 <=\n"
            "eps within k sweeps, eps = 1e-2, 1e-4, 1e-6, 1e-8, 1e-10) over every instance of\n"
            "a run folder (lcpbench run), one curve per solver setting (label).  Writes\n"
-           "DIR/profile/perf-COST.{dat,gp,png,pdf} and data-EPS.{dat,gp,png,pdf}.\n"
-           "  --cost C   performance profile cost (default all): time (median time_s),\n"
-           "             iterations (iter_to_tol), work (work units)\n");
+           "DIR/profile/perf-COST.{csv,gp,png,pdf} and data-EPS.{csv,gp,png,pdf}.\n"
+           "  --cost C    performance profile cost (default all): time (median time_s),\n"
+           "              iterations (iter_to_tol), work (work units)\n"
+           "  --style S   figures: paper (default) or mono\n");
 }
 
-int bench_cmd_profile(int argc, char **argv)
+/* the options; 0, 2 after one error line, 3 after --help */
+static int parse(int argc, char **argv, const char **dir, const char **cost,
+                 bench_style *style)
 {
-    const char *dir = NULL, *cost = "all";
     for (int k = 1; k < argc; k++) {
         const char *v;
         int r;
         if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
             help();
-            return 0;
+            return 3;
+        } else if ((r = bench_opt(argc, argv, &k, "--style", &v)) != 0) {
+            if (r < 0 || bench_style_parse(CMD, v, style) != 0) return 2;
         } else if ((r = bench_opt(argc, argv, &k, "--cost", &v)) != 0) {
             if (r < 0) return 2;
             if (strcmp(v, "time") && strcmp(v, "iterations") && strcmp(v, "work") &&
@@ -162,84 +153,110 @@ int bench_cmd_profile(int argc, char **argv)
                 bench_error(CMD, "--cost: unknown cost '%s' (time, iterations, work, all)", v);
                 return 2;
             }
-            cost = v;
+            *cost = v;
         } else if (argv[k][0] == '-' && argv[k][1]) {
             bench_error(CMD, "unknown option '%s' (lcpbench profile --help)", argv[k]);
             return 2;
-        } else if (dir) {
+        } else if (*dir) {
             bench_error(CMD, "one run folder at a time");
             return 2;
-        } else dir = argv[k];
+        } else *dir = argv[k];
     }
-    if (!dir) {
+    if (!*dir) {
         bench_error(CMD, "no run folder given (lcpbench profile --help)");
         return 2;
     }
+    return 0;
+}
+
+/* log2 of cost / best cost per instance into v (np x ns); failures = inf */
+static void perf_ratios(const bench_csv *T, const prof *P, int c, double *v)
+{
+    static const char *const cols[3] = {"time_s", "iter_to_tol", "work"};
+    static const double floor_c[3] = {1e-9, 1.0, 1.0};
+    int col = bench_csv_col(T, cols[c]), cs = bench_csv_col(T, "status");
+    for (int p = 0; p < P->np; p++) {
+        double best = INFINITY;
+        for (int s = 0; s < P->ns; s++) {
+            int r = P->row[p * P->ns + s];
+            double t = INFINITY;
+            if (r >= 0 && !strcmp(bench_csv_get(T, r, cs), "converged")) {
+                t = bench_csv_num(T, r, col);
+                t = isfinite(t) ? fmax(t, floor_c[c]) : INFINITY;
+            }
+            v[p * P->ns + s] = t;
+            if (t < best) best = t;
+        }
+        for (int s = 0; s < P->ns; s++)
+            v[p * P->ns + s] = isfinite(best) ? log2(v[p * P->ns + s] / best) : INFINITY;
+    }
+}
+
+/* instances, labels and the row of each pair; 0, or 1 with one error line */
+static int index_runs(const bench_csv *T, prof *P)
+{
+    int ci = bench_csv_col(T, "instance"), cl = bench_csv_col(T, "label");
+    P->inst = calloc((size_t)T->nrow, sizeof *P->inst);
+    P->label = calloc((size_t)T->nrow, sizeof *P->label);
+    for (int r = 0; P->inst && P->label && r < T->nrow; r++) {
+        const char *i = bench_csv_get(T, r, ci), *l = bench_csv_get(T, r, cl);
+        if (index_of(P->inst, P->np, i) < 0) snprintf(P->inst[P->np++], BENCH_LABEL, "%s", i);
+        if (index_of(P->label, P->ns, l) < 0) snprintf(P->label[P->ns++], BENCH_LABEL, "%s", l);
+    }
+    size_t nps = (size_t)P->np * (size_t)P->ns;
+    P->row = malloc((nps + 1) * sizeof(int));
+    if (!P->inst || !P->label || !P->row) {
+        bench_error(CMD, "out of memory");
+        return 1;
+    }
+    for (size_t k = 0; k < nps; k++) P->row[k] = -1;
+    for (int r = 0; r < T->nrow; r++)
+        P->row[index_of(P->inst, P->np, bench_csv_get(T, r, ci)) * P->ns +
+               index_of(P->label, P->ns, bench_csv_get(T, r, cl))] = r;
+    return 0;
+}
+
+int bench_cmd_profile(int argc, char **argv)
+{
+    const char *dir = NULL, *cost = "all";
+    bench_style style = BENCH_STYLE_PAPER;
+    int rc = parse(argc, argv, &dir, &cost, &style);
+    if (rc) return rc == 3 ? 0 : rc;
     char path[BENCH_PATH + 64], msg[8400];
     bench_csv T;
     if (bench_read_runs(CMD, dir, &T)) return 1;
-    int ci = bench_csv_col(&T, "instance"), cl = bench_csv_col(&T, "label");
-    int cs = bench_csv_col(&T, "status");
-    if (ci < 0 || cl < 0 || cs < 0 || T.nrow == 0) {
-        bench_error(CMD, "%s: not a runs.csv of lcpbench run, or no runs", path);
+    if (bench_csv_col(&T, "instance") < 0 || bench_csv_col(&T, "label") < 0 ||
+        bench_csv_col(&T, "status") < 0 || T.nrow == 0) {
+        bench_error(CMD, "%s/runs.csv: not a runs.csv of lcpbench run, or no runs", dir);
         bench_csv_free(&T);
         return 1;
     }
     prof P = {0};
-    P.inst = calloc((size_t)T.nrow, sizeof *P.inst);
-    P.label = calloc((size_t)T.nrow, sizeof *P.label);
-    int rc = 0;
-    for (int r = 0; P.inst && P.label && r < T.nrow; r++) {
-        const char *i = bench_csv_get(&T, r, ci), *l = bench_csv_get(&T, r, cl);
-        if (index_of(P.inst, P.np, i) < 0) snprintf(P.inst[P.np++], BENCH_LABEL, "%s", i);
-        if (index_of(P.label, P.ns, l) < 0) snprintf(P.label[P.ns++], BENCH_LABEL, "%s", l);
-    }
-    size_t nps = (size_t)P.np * (size_t)P.ns;
-    P.row = malloc((nps + 1) * sizeof(int));
-    double *v = malloc((nps + 1) * sizeof(double));
-    double *kk = malloc((nps * NACC + 1) * sizeof(double));
-    if (!P.inst || !P.label || !P.row || !v || !kk) {
-        bench_error(CMD, "out of memory");
+    size_t nps = (size_t)T.nrow * (size_t)T.nrow;
+    double *v = NULL, *kk = NULL;
+    if (index_runs(&T, &P)) {
         rc = 1;
         goto done;
     }
-    for (size_t k = 0; k < nps; k++) P.row[k] = -1;
-    for (int r = 0; r < T.nrow; r++)
-        P.row[index_of(P.inst, P.np, bench_csv_get(&T, r, ci)) * P.ns +
-              index_of(P.label, P.ns, bench_csv_get(&T, r, cl))] = r;
+    nps = (size_t)P.np * (size_t)P.ns;
+    v = malloc((nps + 1) * sizeof(double));
+    kk = malloc((nps * NACC + 1) * sizeof(double));
     snprintf(path, sizeof path, "%s/profile", dir);
-    if (bench_mkdir_p(path, msg, sizeof msg) != 0) {
-        bench_error(CMD, "%s", msg);
+    if (!v || !kk || bench_mkdir_p(path, msg, sizeof msg) != 0) {
+        bench_error(CMD, "%s", !v || !kk ? "out of memory" : msg);
         rc = 1;
         goto done;
     }
     int missing = 0, figs = 0;
     static const char *const costs[3] = {"time", "iterations", "work"};
-    static const char *const cols[3] = {"time_s", "iter_to_tol", "work"};
-    static const double floor_c[3] = {1e-9, 1.0, 1.0};
     for (int c = 0; c < 3; c++) {
         if (strcmp(cost, "all") && strcmp(cost, costs[c])) continue;
-        int col = bench_csv_col(&T, cols[c]);
-        for (int p = 0; p < P.np; p++) {
-            double best = INFINITY;
-            for (int s = 0; s < P.ns; s++) {
-                int r = P.row[p * P.ns + s];
-                double t = INFINITY;
-                if (r >= 0 && !strcmp(bench_csv_get(&T, r, cs), "converged")) {
-                    t = bench_csv_num(&T, r, col);
-                    t = isfinite(t) ? fmax(t, floor_c[c]) : INFINITY;
-                }
-                v[p * P.ns + s] = t;
-                if (t < best) best = t;
-            }
-            for (int s = 0; s < P.ns; s++)    /* log2 of the ratio */
-                v[p * P.ns + s] = isfinite(best) ? log2(v[p * P.ns + s] / best) : INFINITY;
-        }
+        perf_ratios(&T, &P, c, v);
         char base[64], title[128], xl[64];
         snprintf(base, sizeof base, "perf-%s", costs[c]);
         snprintf(title, sizeof title, "performance profile: %s to the tolerance", costs[c]);
         snprintf(xl, sizeof xl, "log2(tau), tau = %s / best %s", costs[c], costs[c]);
-        rc |= figure(path, base, &P, v, 0.5, title, xl, argc, argv, &missing);
+        rc |= figure(path, base, &P, v, 0.5, title, xl, style, &missing);
         figs++;
     }
     for (int p = 0; p < P.np; p++)
@@ -256,7 +273,7 @@ int bench_cmd_profile(int argc, char **argv)
         snprintf(base, sizeof base, "data-%.0e", accuracies[a]);
         snprintf(title, sizeof title, "data profile: ||r||_2 <= %.0e within k sweeps",
                  accuracies[a]);
-        rc |= figure(path, base, &P, v, 1.0, title, "sweeps k", argc, argv, &missing);
+        rc |= figure(path, base, &P, v, 1.0, title, "sweeps k", style, &missing);
         figs++;
     }
     if (missing)

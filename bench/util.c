@@ -40,27 +40,103 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-void bench_provenance(FILE *f, int argc, char **argv)
+/* The provenance facts, one "key", value pair each, in a fixed order: what the "# " lines of
+ * a Markdown result and provenance.json both print. */
+typedef struct prov {
+    char cpu[256], date[64], libs[1024], version[128];
+    long cpus;
+} prov;
+
+static void prov_get(prov *p)
 {
-    char cpu[256], date[64];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cpu_model(cpu, sizeof cpu);
+    strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cpu_model(p->cpu, sizeof p->cpu);
+    p->cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const char *threads = getenv("OPENBLAS_NUM_THREADS");
-    fprintf(f, "# lcpbench: %s (git %s)\n", LCPBENCH_VERSION, LCPBENCH_GIT);
+    snprintf(p->libs, sizeof p->libs, "%s; OpenBLAS build: %s, kernel %s, "
+             "OPENBLAS_NUM_THREADS=%s", LCPBENCH_LIBS, openblas_get_config(),
+             openblas_get_corename(), threads ? threads : "unset");
+    snprintf(p->version, sizeof p->version, "%s (git %s)", LCPBENCH_VERSION, LCPBENCH_GIT);
+}
+
+void bench_provenance(FILE *f, int argc, char **argv)
+{
+    prov p;
+    prov_get(&p);
+    fprintf(f, "# lcpbench: %s\n", p.version);
     fprintf(f, "# compiler: %s, flags: %s\n", LCPBENCH_CC, LCPBENCH_FLAGS);
-    fprintf(f, "# cpu: %s (%ld online)\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
-    fprintf(f, "# libraries: %s; OpenBLAS build: %s, kernel %s, OPENBLAS_NUM_THREADS=%s\n",
-            LCPBENCH_LIBS, openblas_get_config(), openblas_get_corename(),
-            threads ? threads : "unset");
-    fprintf(f, "# date: %s\n", date);
+    fprintf(f, "# cpu: %s (%ld online)\n", p.cpu, p.cpus);
+    fprintf(f, "# libraries: %s\n", p.libs);
+    fprintf(f, "# date: %s\n", p.date);
     if (argv) {
         fprintf(f, "# command:");
         for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
         fprintf(f, "\n");
     }
+}
+
+/* s as a JSON string literal (quotes, backslashes and control characters escaped) */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
+        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
+        else fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv)
+{
+    char path[4200], msg[8400];
+    snprintf(path, sizeof path, "%s/provenance.json", dir);
+    bench_out o;
+    if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
+        bench_error(cmd, "%s", msg);
+        return 1;
+    }
+    prov p;
+    prov_get(&p);
+    FILE *f = o.f;
+    const char *key[] = {"lcpbench", "compiler", "flags", "cpu", "libraries", "date"};
+    const char *val[] = {p.version, LCPBENCH_CC, LCPBENCH_FLAGS, p.cpu, p.libs, p.date};
+    fprintf(f, "{\n");
+    for (size_t k = 0; k < sizeof key / sizeof key[0]; k++) {
+        fprintf(f, "  ");
+        json_str(f, key[k]);
+        fprintf(f, ": ");
+        json_str(f, val[k]);
+        fprintf(f, ",\n");
+    }
+    fprintf(f, "  \"cpus_online\": %ld,\n  \"command\": [", p.cpus);
+    for (int i = 0; argv && i < argc; i++) {
+        if (i) fprintf(f, ", ");
+        json_str(f, argv[i]);
+    }
+    fprintf(f, "]\n}\n");
+    if (bench_out_commit(&o, 1, msg, sizeof msg) != 0) {
+        bench_error(cmd, "%s", msg);
+        return 1;
+    }
+    return 0;
+}
+
+void bench_csv_field(FILE *f, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }
 
 void bench_progress_start(bench_progress *p, const char *label, long total)

@@ -45,8 +45,8 @@ typedef enum lcp_status {
     LCP_NONUNIQUE = 2,            /* solved, but A is semi-definite: z not unique, w is */
     LCP_NOT_SETTLED = 3,          /* usable: coupled friction bounds did not settle */
     LCP_PIVOT_CAP = 4,            /* usable: pivot cap reached, best partition returned */
-    LCP_PARTIAL = 5,              /* usable as ODE uses it: a pivoting pass stopped at
-                                     info->row (step <= 0); the rows from there on are 0 */
+    LCP_PARTIAL = 5,              /* usable: ODE's Dantzig stopped at a row it could not drive
+                                     (rows not reached are 0; info->row when known) */
     LCP_ERR_ARG = -1,             /* bad argument (NULL, size, option out of range) */
     LCP_ERR_NOMEM = -2,           /* out of memory */
     LCP_ERR_ZERO_DIAG = -3,       /* a_ii <= 0 at info->row (Gauss-Seidel cannot proceed) */
@@ -60,7 +60,10 @@ typedef enum lcp_status {
     LCP_ERR_IO = -11,             /* file missing, unreadable or unwritable */
     LCP_ERR_FORMAT = -12,         /* malformed file or value (NaN, bad header, bad index) */
     LCP_ERR_INCONSISTENT = -13,   /* files or arrays disagree (sizes, bounds, factors) */
-    LCP_ERR_UNSUPPORTED = -14     /* the solver does not support this problem's bounds */
+    LCP_ERR_UNSUPPORTED = -14,    /* the solver does not support this problem's bounds */
+    LCP_ERR_NO_SOLUTION = -15     /* a pivoting method ended on a ray (Lemke): no solution
+                                     found; a certificate of infeasibility when A is
+                                     copositive-plus, otherwise only that this method fails */
 } lcp_status;
 
 /* short name, e.g. "converged", "zero-diagonal" */
@@ -211,6 +214,10 @@ typedef struct lcp_options {
     long max_pivots;     /* 0: pivoting solvers' cap; 0 = solver default */
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
+    const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare) */
+    double sym_tol;      /* 1e-12: ldlt-ref treats A as symmetric when its relative asymmetry
+                            max|A - A^T| / max|A| is at most this (and pivots with the
+                            symmetric part, residuals on A itself); above it, lemke-ref */
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
 } lcp_options;
 
@@ -230,6 +237,7 @@ typedef struct lcp_info {
     double omega;        /* relaxation used */
     double beta, gamma;  /* AMGS parameters used (0 otherwise) */
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
+    double asymmetry;    /* ldlt-ref, lemke-ref: max|A - A^T| / max|A| (0 when symmetric) */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);
@@ -250,11 +258,19 @@ enum {
                                  do not apply; timing reruns it as is */
 };
 
+/* Work a solver does once per problem, apart from its solves (CHOLMOD's analyse/factorise
+ * split): converting the problem to another library's format, a colouring.  setup stores
+ * what it made in *data; solve finds it in options->prepared; teardown frees it. */
+typedef lcp_status lcp_setup_fn(const lcp_problem *P, const lcp_options *opt, void **data);
+typedef void lcp_teardown_fn(void *data);
+
 typedef struct lcp_solver {
     const char *name;        /* registry / CLI name, e.g. "pgs" */
     const char *description; /* one line */
     unsigned needs;          /* LCP_NEEDS_* | LCP_SUPPORTS_* */
     lcp_solve_fn *solve;
+    lcp_setup_fn *setup;     /* NULL: nothing to prepare */
+    lcp_teardown_fn *teardown;
 } lcp_solver;
 
 /* The registry: *count entries of a static const table. */
@@ -262,7 +278,14 @@ LCP_API const lcp_solver *lcp_solvers(int *count);
 LCP_API const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
 /* Check that solver s supports P (factors, symmetry, bounds); LCP_OK or the status why not. */
 LCP_API lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
-/* Check support, then solve.  info->status is set in every case. */
+/* The solver's setup for P (*data = NULL when it has none): pass *data as
+ * options->prepared to any number of solves of P, then lcp_unprepare.  Timing harnesses
+ * time it apart from the solves. */
+LCP_API lcp_status lcp_prepare(const lcp_solver *s, const lcp_problem *P,
+                               const lcp_options *opt, void **data);
+LCP_API void lcp_unprepare(const lcp_solver *s, void *data);
+/* Check support, then solve (running setup and teardown around the solve when the solver
+ * has them and options->prepared is NULL).  info->status is set in every case. */
 LCP_API lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
                      double *z, lcp_info *info);
 

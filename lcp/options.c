@@ -37,6 +37,8 @@ void lcp_options_default(lcp_options *o)
     o->max_pivots = 0;
     o->monitor = NULL;
     o->monitor_ctx = NULL;
+    o->prepared = NULL;
+    o->sym_tol = 1e-12;
     o->warm_scale = 1.0;
 }
 
@@ -75,6 +77,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_ERR_FORMAT: return "bad-format";
     case LCP_ERR_INCONSISTENT: return "inconsistent";
     case LCP_ERR_UNSUPPORTED: return "unsupported";
+    case LCP_ERR_NO_SOLUTION: return "no-solution-found";
     }
     return "unknown-status";
 }

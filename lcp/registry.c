@@ -10,28 +10,75 @@
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
-     BOXED, lcp_solve_pgs},
+     BOXED, lcp_solve_pgs, NULL, NULL},
     {"jacobi", "projected Jacobi with relaxation omega (or auto), assembled or matrix-free",
-     BOXED, lcp_solve_jacobi},
+     BOXED, lcp_solve_jacobi, NULL, NULL},
     {"pgs-block",
      "block Gauss-Seidel: each contact's normal and friction rows solved exactly per visit",
-     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, lcp_solve_pgs_block},
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, lcp_solve_pgs_block, NULL, NULL},
     {"amgs-D", "modulus-based accelerated Gauss-Seidel, Omega = beta D (Method 3.1/3.2)",
-     BOXED, lcp_solve_amgs_D},
+     BOXED, lcp_solve_amgs_D, NULL, NULL},
     {"amgs-I", "modulus-based accelerated Gauss-Seidel, Omega = beta I (Method 3.1/3.2)",
-     BOXED, lcp_solve_amgs_I},
+     BOXED, lcp_solve_amgs_I, NULL, NULL},
     {"amgs-D-explicit", "AMGS Omega = beta D on the dense A = J Minv J^T + E (Method 2.2)",
-     BOXED | LCP_DENSE, lcp_solve_amgs_D_explicit},
+     BOXED | LCP_DENSE, lcp_solve_amgs_D_explicit, NULL, NULL},
     {"amgs-I-explicit", "AMGS Omega = beta I on the dense A = J Minv J^T + E (Method 2.2)",
-     BOXED | LCP_DENSE, lcp_solve_amgs_I_explicit},
+     BOXED | LCP_DENSE, lcp_solve_amgs_I_explicit, NULL, NULL},
     {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
-     0, lcp_solve_mgs},
+     0, lcp_solve_mgs, NULL, NULL},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
-     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref},
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref, NULL, NULL},
+    {"lemke-ref", "Lemke's method, lexicographic, dense basis inverse: any A (reference for "
+     "non-symmetric A)", LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT | LCP_DENSE,
+     lcp_solve_lemke_ref, NULL, NULL},
     {"dantzig", "Dantzig/Baraff principal pivoting as in ODE lcp.cpp (dense LDL^T updates; "
-     "friction bounds frozen at the first friction row)", DANTZIG_NEEDS, lcp_solve_dantzig},
+     "friction bounds frozen at the first friction row)", DANTZIG_NEEDS, lcp_solve_dantzig,
+     NULL, NULL},
     {"dantzig-rounds", "ODE's Dantzig pass repeated, friction bounds recomputed from the last "
-     "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds},
+     "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds, NULL, NULL},
+#ifdef LCP_HAVE_SICONOS
+    /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
+     * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and
+     * prints to standard output. */
+#define SICONOS(name, what, needs, fn)                                                        \
+    {name, "Siconos Numerics: " what, needs, fn, lcp_setup_siconos, lcp_teardown_siconos}
+    SICONOS("siconos-lemke", "Lemke's method (lexicographic)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_lemke),
+    SICONOS("siconos-pivot", "principal pivoting (Murty/Bard family)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_pivot),
+    SICONOS("siconos-enum", "enumeration of the active sets (m <= 24)", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_enum),
+    SICONOS("siconos-pgs", "projected Gauss-Seidel", LCP_DENSE, lcp_solve_siconos_pgs),
+    SICONOS("siconos-rpgs", "regularised projected Gauss-Seidel", LCP_DENSE,
+            lcp_solve_siconos_rpgs),
+    SICONOS("siconos-newton-min", "semismooth Newton on the min function", LCP_DENSE,
+            lcp_solve_siconos_newton_min),
+    SICONOS("siconos-newton-fb", "semismooth Newton on Fischer-Burmeister, line search",
+            LCP_DENSE, lcp_solve_siconos_newton_fb),
+    SICONOS("siconos-latin", "LATIN method", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
+            lcp_solve_siconos_latin),
+    SICONOS("siconos-cpg", "conjugate projected gradient", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
+            lcp_solve_siconos_cpg),
+    SICONOS("siconos-avi-caoferris", "Cao-Ferris AVI pivoting", LCP_DENSE | LCP_DIRECT,
+            lcp_solve_siconos_avi_caoferris),
+#undef SICONOS
+#endif
+#ifdef LCP_HAVE_ODE
+    {"ode-dantzig", "ODE's Dantzig (DART's dSolveLCP): dense, box friction frozen at the first "
+     "friction row", LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE |
+     LCP_DIRECT, lcp_solve_ode_dantzig, lcp_setup_ode, lcp_teardown_ode},
+#endif
+#ifdef LCP_HAVE_BULLET
+    {"bullet-pgs", "Bullet 3.24 btSolveProjectedGaussSeidel (double): dense PGS",
+     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE, lcp_solve_bullet_pgs, lcp_setup_bullet,
+     lcp_teardown_bullet},
+    {"bullet-dantzig", "Bullet 3.24 btDantzigSolver (double): its copy of ODE's Dantzig",
+     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE | LCP_DIRECT,
+     lcp_solve_bullet_dantzig, lcp_setup_bullet, lcp_teardown_bullet},
+    {"bullet-lemke", "Bullet 3.24 btLemkeSolver (double): Lemke on the bounds' LCP",
+     LCP_SUPPORTS_BOX | LCP_DENSE | LCP_DIRECT, lcp_solve_bullet_lemke, lcp_setup_bullet,
+     lcp_teardown_bullet},
+#endif
 };
 
 const lcp_solver *lcp_solvers(int *count)
@@ -77,7 +124,31 @@ lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_option
         }
         return st;
     }
-    st = s->solve(P, opt, z, info);
+    void *data = NULL;
+    lcp_options o = *opt;
+    if (s->setup && !opt->prepared) {
+        st = s->setup(P, opt, &data);
+        o.prepared = data;
+    }
+    if (st == LCP_OK) st = s->solve(P, &o, z, info);
+    else lcp_info_init(info);
+    lcp_unprepare(s, data);
     info->status = st;
     return st;
+}
+
+lcp_status lcp_prepare(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt,
+                       void **data)
+{
+    if (!data) return LCP_ERR_ARG;
+    *data = NULL;
+    lcp_status st = lcp_solver_supports(s, P);
+    if (st == LCP_OK && !opt) st = LCP_ERR_ARG;
+    if (st == LCP_OK && s->setup) st = s->setup(P, opt, data);
+    return st;
+}
+
+void lcp_unprepare(const lcp_solver *s, void *data)
+{
+    if (s && s->teardown && data) s->teardown(data);
 }

@@ -8,7 +8,8 @@
  * the same 3-vectors with z = 0.
  *
  * STEP (spec/scenes.md "Stepper"), per step of length h:
- *   1. v* = v + h g (gravity acts on every body; no gyroscopic term)
+ *   1. v* = v + h g + h f_k / m_k (gravity acts on every body; f_k = W->force when set; no
+ *      gyroscopic term)
  *   2. contacts: sphere-plane and segment-endpoint-plane, sphere-sphere between bodies
  *      through a uniform hash grid (cells of 2 r_max + margin, sorted cell keys); a contact
  *      is kept when its gap g <= margin; normal n from the second body (or the world) to the
@@ -129,6 +130,8 @@ typedef struct prob_world {
     prob_joint *joint;
     double *zj;         /* nj joint impulses (warm start) */
     double gravity[3];  /* m/s^2 */
+    double *force;      /* NULL, or 3 per body: a constant world-frame force (N) on the
+                         * centre, so that step 1 reads v* = v + h g + h force_k / m_k */
     double h, d, eps, margin, vrest, mu, e; /* stepper and material (spec/scenes.md) */
     const lcp_solver *solver; /* default pgs */
     lcp_options opt;    /* warm = 1, max_iter = iters, tol = tol */
@@ -154,6 +157,8 @@ lcp_status prob_add_geom(prob_world *W, int body, const double a[3], const doubl
 lcp_status prob_add_plane(prob_world *W, const double n[3], double d);
 lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
                           const double pb[3], double len);
+/* Set the constant force on body k's centre (allocates W->force, zero elsewhere). */
+lcp_status prob_body_force(prob_world *W, int k, const double f[3]);
 /* Choose the solver by registry name with a sweep cap and tolerance (tol < 0: fixed); the
  * other options (omega, order, beta, gamma) are reset to lcp_options_default and may then be
  * set in W->opt (they are written to meta.txt). */

@@ -48,6 +48,9 @@ static inline void prob_rotation(const prob_world *W, int k, double R[9])
  * identity, impulses zero.  R holds the rotation of every body (9 per body). */
 lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout);
 
+/* step.c: x += h v (when linear), 2D theta += h omega, 3D q += h/2 (0, omega) q renormalised */
+void prob_integrate(prob_world *W, int linear);
+
 /* identity order of two contacts: a, b, fa, fb */
 int prob_contact_cmp(const prob_contact *x, const prob_contact *y);
 

@@ -47,6 +47,18 @@ static const prob_scene registry[] = {
     {"chain", "20 particles 0.1 kg on rigid 0.1 m links, hanging from a point, released level",
      2, prob_chain_params, "Francu, Transversal stability of constraints (2018)",
      prob_setup_chain},
+    {"pendulum", "one particle 0.1 kg on a rigid 1 m link, released level (the chain of one)",
+     2, prob_pendulum_params, "Francu, Transversal stability of constraints (2018)",
+     prob_setup_pendulum},
+    {"towed", "20 beads 0.1 kg on rigid 0.1 m links towed along +x by 10 N, no gravity", 2,
+     prob_towed_params, "Francu (2018), transversal stability: fixed-free beaded string",
+     prob_setup_towed},
+    {"hang", "20 beads 0.1 kg hanging on rigid 0.1 m links, end mass 100x", 2,
+     prob_hang_params, "Andrews, Teichmann, Kry (2017), mass ratios; Francu (2018)",
+     prob_setup_hang},
+    {"thread", "horizontal thread of 20 beads with alternating vertical speeds (h V/L 3.3)",
+     2, prob_thread_params, "Francu, Implicit velocity projection (2018): extreme velocities",
+     prob_setup_thread},
 };
 
 const prob_scene *prob_scenes(int *count)

@@ -1,6 +1,6 @@
 /* step.c: one step of the velocity-level stepper (spec/scenes.md, steps 1 to 6):
  *
- *   v* = v + h g
+ *   v* = v + h g + h f / m   (f: the constant force W->force, when set)
  *   rows: contact normal   J_n = [ n, r_a x n | -n, -(r_b x n) ]        lo 0,   hi inf
  *         contact tangent  J_t = [ t, r_a x t | -t, -(r_b x t) ]        lo -mu, hi mu,
  *                          findex = the normal row (only when mu > 0)
@@ -153,13 +153,13 @@ static int warm_start(const prob_contact *old, int nold, prob_contact *c, int nc
     return matched;
 }
 
-static void integrate(prob_world *W)
+void prob_integrate(prob_world *W, int linear)
 {
     double h = W->h;
     for (int k = 0; k < W->nb; k++) {
         const double *v = W->vel + (size_t)W->ndof * k;
         double *x = W->pos + 3 * k, *q = W->rot + 4 * k;
-        for (int i = 0; i < W->dim; i++) x[i] += h * v[i];   /* x += h v */
+        for (int i = 0; linear && i < W->dim; i++) x[i] += h * v[i];   /* x += h v */
         if (W->dim == 2) {
             q[0] += h * v[2];                                 /* theta += h omega */
             continue;
@@ -203,7 +203,10 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         memcpy(vk, W->vel, (size_t)n * sizeof(double));
         memcpy(vs, W->vel, (size_t)n * sizeof(double));
         for (int k = 0; k < nb; k++)
-            for (int i = 0; i < dim; i++) vs[nd * k + i] += W->h * W->gravity[i]; /* v* */
+            for (int i = 0; i < dim; i++) {
+                vs[nd * k + i] += W->h * W->gravity[i];              /* v* = v + h g */
+                if (W->force) vs[nd * k + i] += W->h * (W->force[3 * k + i] / W->mass[k]);
+            }
         st = prob_collide(W, R, &c, &nc);
         if (st != LCP_OK)
             snprintf(msg, msglen, "step %d: contact detection failed: %s", step,
@@ -333,7 +336,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         memcpy(W->vel, vs, (size_t)n * sizeof(double));      /* nothing to solve */
     }
     if (st == LCP_OK) {
-        integrate(W);
+        prob_integrate(W, 1);
         lcp_free(W->c);
         W->c = c;
         W->nc = nc;

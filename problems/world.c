@@ -57,6 +57,7 @@ void prob_world_free(prob_world *W)
     lcp_free(W->joint);
     lcp_free(W->zj);
     lcp_free(W->c);
+    lcp_free(W->force);
     memset(W, 0, sizeof *W);
 }
 
@@ -167,6 +168,17 @@ lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
     memcpy(j->pb, pb, sizeof j->pb);
     j->len = len;
     W->zj[W->nj++] = 0.0;
+    return LCP_OK;
+}
+
+lcp_status prob_body_force(prob_world *W, int k, const double f[3])
+{
+    if (!W || k < 0 || k >= W->nb || !f || !isfinite(f[0]) || !isfinite(f[1]) ||
+        !isfinite(f[2]))
+        return LCP_ERR_ARG;
+    if (!W->force) W->force = lcp_calloc(3 * (size_t)W->nb, sizeof(double));
+    if (!W->force) return LCP_ERR_NOMEM;
+    memcpy(W->force + 3 * k, f, 3 * sizeof(double));
     return LCP_OK;
 }
 

@@ -62,6 +62,19 @@
  * partition without violator, the coupled problem is solved to rounding (1e-16 to 1e-14
  * on the scene instances instead of 1e-12); otherwise the rounds go on.
  *
+ * SYMMETRIC TO ROUNDING.  A assembled in floating point (J^T M^-1 J) is often symmetric
+ * only to rounding.  When its relative asymmetry  max|A - A^T| / max|A|  is at most
+ * opt->sym_tol (default 1e-12; reported in info->asymmetry), the backend factors the
+ * symmetric part  As = (A + A^T) / 2  while every w (the refinement's residual, the
+ * violators, the final check) is computed with A itself: the factor of As_FF is then a
+ * preconditioner of A_FF for the refinement, which converges at the rate
+ * ||As_FF^-1 (A - As)_FF|| (cond(A_FF) times the asymmetry), so the answer is that of A.
+ * Above the tolerance (or with ref_options.backend REF_LEMKE: the registered `lemke-ref')
+ * each round's boxed problem is solved by Lemke's method instead (lemke_ref.c: dense, any
+ * A, the box by the standard reformulation; no factorisation, no coupled pivoting), inside
+ * the same friction rounds and the same final check; a ray gives LCP_ERR_NO_SOLUTION and a
+ * reformulated size beyond LEMKE_MAX_N LCP_ERR_TOO_LARGE.
+ *
  * SEMI-DEFINITE A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Every factorisation's pivots
  * are checked: d_k <= 1e-10 A_kk marks a dependent row.  From then on the method solves the
@@ -73,17 +86,32 @@
  * rest converges at the rate eps / (lambda + eps)); eps starts at 1e-3 (well conditioned
  * steps, no runaway partitions) and drops tenfold, down to 1e-9, after every step that
  * needed no pivot.  Stop when the centre stops moving or the unregularised residual is at
- * rounding level (at most 100 steps).  w, unique for semi-definite A, is then exact.  If
+ * rounding level (at most 100 steps a boxed problem).  w, unique for semi-definite A, is
+ * then exact.  With friction every round is a new boxed problem: eps goes back to 1e-3 at
+ * its start (a round solved with the 1e-9 of the previous one has A_FF conditioned like A
+ * itself; on a pool captured with eps = 0 block steps then failed and projected Newton
+ * steps crawled until the pivot cap, residual 1e5), and coupled pivoting runs with the
+ * shifted factor A_FF + eps D as GMRES's preconditioner (the shift subtracted in the
+ * operator, so the coupled system solved is the unshifted one).  If
  * the unshifted A_FF of the final partition has a dependent pivot, z is not unique:
  * LCP_NONUNIQUE.  A zero pivot even with the shift (a zero row: no solution when it is
  * violated) gives LCP_ERR_SINGULAR, a negative one (A indefinite) LCP_ERR_BREAKDOWN.
  *
- * HONESTY.  The final residual is computed with lcp_residual (the library's one residual):
- * LCP_OK or LCP_NONUNIQUE only when ||r||_inf <= 1e-10 max(1, ||q||_inf).  Otherwise
- * LCP_PIVOT_CAP (cap on moved indices: opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED
- * (coupling), LCP_ERR_SINGULAR (semi-definite and no solution found) or LCP_ERR_BREAKDOWN,
- * with info->row.  Non-symmetric A: LCP_ERR_NEEDS_SYMMETRIC.  Non-finite data (q, A, bounds,
- * warm start): LCP_ERR_FORMAT with the row.
+ * HONESTY.  The final partition is refined until its residual stops falling (ref_polish:
+ * z_F += S^-1 (-w_F) with the factor held, w unshifted, at most REF_POLISH steps; with Lemke
+ * and friction the coupled partition is solved once more by a dense LU, ref_coupled_dense).
+ * The final residual is computed with lcp_residual (the library's one residual): LCP_OK or
+ * LCP_NONUNIQUE only when it is at rounding row by row,
+ *     |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|)   for every i,  REF_ROUND = 16,
+ * (eps = DBL_EPSILON: 16 eps bounds the rounding of the products and sums of a row with a
+ * few tens of entries and leaves room for the refinement's last step; the committed
+ * instances end at 0.2 to 1.1 eps).  Otherwise LCP_PIVOT_CAP (cap on moved indices:
+ * opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED (coupling), LCP_ERR_SINGULAR
+ * (semi-definite and no solution found) or LCP_ERR_BREAKDOWN, with info->row (the row
+ * furthest from rounding).  A usable (positive) status never returns a z worse (||r||_inf)
+ * than the start: the best of the start, each friction round's z and the final z is
+ * returned.  Non-symmetric A (above opt->sym_tol): Lemke's method, as above.  Non-finite
+ * data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
  * GPL) and per interior-point iteration, plus a few solves and products with A (and in
@@ -107,12 +135,13 @@
 #include "ref_internal.h"
 #include "solvers.h"
 
+#include <float.h>
 #include <string.h>
 
 #define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
 #define REF_SHIFT 1e-3     /* first eps of the proximal shift, relative to A_kk */
 #define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
-#define REF_MAX_PROX 100   /* proximal steps */
+#define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
 #define REF_VIOL 1e-13     /* violation tolerances (relative) */
 #define REF_JP_COUNT 3     /* block steps without progress before Newton steps */
 #define REF_IPM_VIOL 32    /* a block step leaving more violators than this and more than
@@ -122,15 +151,17 @@
 #define REF_SETTLE 1e-12   /* friction bounds settled (relative) */
 #define REF_CPL_TRIES 3    /* coupled pivoting tries a solve */
 #define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */
-#define REF_ACCEPT 1e-10   /* LCP_OK when ||r||_inf <= REF_ACCEPT max(1, ||q||_inf) */
+#define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
+#define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
 #define REF_REFINE 4       /* solve + refinement steps */
 
 enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
 
 typedef struct ref_ctx {
-    const lcp_problem *P;
+    const lcp_problem *P; /* the problem as given: every w and residual uses its A */
     int m;
-    ref_backend be;
+    ref_backend be;      /* factors of A's symmetric part (A itself when symmetric) */
+    lcp_csr As;          /* (A + A^T) / 2 when A is symmetric only to rounding, else empty */
     double *diag;        /* m: A_ii */
     double *lo, *hi;     /* m: bounds frozen for the current round */
     signed char *state;  /* m: ST_FREE / ST_LO / ST_HI */
@@ -146,6 +177,7 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
+    double *zbest;       /* m: the iterate of smallest ||r||_inf seen (start, rounds) */
     long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
     int iterations;
@@ -589,6 +621,8 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
 static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
 {
     lcp_status st = LCP_OK;
+    int prox = 0;
+    if (C->eps > 0.0) C->eps = REF_SHIFT;    /* new frozen bounds: well conditioned again */
     for (;;) {
         long before = C->pivots;
         st = ref_box(C, ro, z);
@@ -604,7 +638,7 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
         for (int i = 0; i < C->m; i++)
             r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
         if (dz <= 1e-15 * fmax(1.0, zs) || r <= 1e-14 * fmax(1.0, C->qinf)) break;
-        if (C->prox >= REF_MAX_PROX) break;               /* the final residual decides */
+        if (++prox >= REF_MAX_PROX) break;                /* the final residual decides */
         if (C->pivots == before)                          /* partition settled: faster */
             C->eps = fmax(0.1 * C->eps, REF_SHIFT_MIN);
     }
@@ -625,19 +659,22 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
 
 typedef struct ref_cpl {
     int nf, ns;
+    double shift;       /* the proximal shift of the preconditioner (semi-definite A), or 0 */
     int *pos;           /* m: index in F or -1 */
     int *S;             /* sliding rows with a free normal */
     double *c;          /* m: c_t of a sliding row */
     double *V, *H, *g, *cs, *sn, *y, *t1, *t2;
 } ref_cpl;
 
-/* out = K M^-1 u = u + A_FS C (A_FF^-1 u) */
+/* out = K M^-1 u = u + A_FS C (M^-1 u) - shift D_F (M^-1 u),  M = A_FF + shift D_F */
 static lcp_status cpl_apply(ref_ctx *C, ref_cpl *K, const double *u, double *out)
 {
     const lcp_csr *A = &C->P->A;
     lcp_status st = C->be.solve(&C->be, u, K->t1);
     if (st != LCP_OK) return st;
     memcpy(out, u, (size_t)K->nf * sizeof *out);
+    if (K->shift > 0.0)
+        for (int t = 0; t < K->nf; t++) out[t] -= K->shift * C->diag[C->F[t]] * K->t1[t];
     for (int s = 0; s < K->ns; s++) {
         int t = K->S[s];
         double pt = K->c[t] * K->t1[K->pos[C->P->findex[t]]];
@@ -755,7 +792,9 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
     K->nf = C->nf = nf;
     C->nff = -1;
     *bad = -1;
-    lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, 0.0, NULL, REF_TAU, bad) : LCP_OK;
+    lcp_status st = nf > 0 ? C->be.factor(&C->be, C->F, nf, K->shift, NULL,
+                                          K->shift > 0.0 ? 0.0 : REF_TAU, bad)
+                           : LCP_OK;
     if (st != LCP_OK || *bad >= 0) return st;
     for (int s = 0; s < K->ns; s++) K->pos[K->S[s]] = -1;
     double *bvec = C->b, *x = C->x, prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
@@ -826,6 +865,8 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     ref_cpl K;
     memset(&K, 0, sizeof K);
     *solved = 0;
+    K.shift = C->eps;                  /* semi-definite: the shifted factor preconditions */
+    C->eps = 0.0;                      /* w unshifted: the coupled problem itself */
     size_t mm = (size_t)m + 1;
     signed char *best = lcp_malloc(mm, 1), *want = lcp_malloc(mm, 1), *st0 = lcp_malloc(mm, 1);
     double *z0 = lcp_malloc(mm, sizeof *z0), *lo0 = lcp_malloc(mm, sizeof *lo0);
@@ -918,6 +959,22 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
     lcp_free(lo0);
     lcp_free(hi0);
     cpl_free(&K);
+    C->eps = K.shift;
+    return st;
+}
+
+/* The boxed problem with the frozen bounds by Lemke's method (lemke_ref.c): any A, no
+ * partition kept between rounds (each round starts Lemke afresh; the pivot cap applies to
+ * each round). */
+static lcp_status ref_lemke(ref_ctx *C, double *z)
+{
+    long piv = 0;
+    int row = -1;
+    lcp_status st = ref_lemke_box(C->P, C->lo, C->hi, C->max_pivots, z, &piv, &row);
+    C->pivots += piv;
+    C->iterations++;
+    C->nf = 0;                                      /* z is within the frozen bounds */
+    if (st != LCP_OK) C->row = row;
     return st;
 }
 
@@ -948,6 +1005,74 @@ static double ref_bounds(ref_ctx *C, const double *z, double theta, double *scal
     return change;
 }
 
+/* S = (A + A^T) / 2 on the union of the two patterns, and the relative asymmetry
+ * *asym = max|A - A^T| / max|A| (0 for a zero matrix).  O(nnz). */
+static lcp_status ref_sympart(const lcp_csr *A, lcp_csr *S, double *asym)
+{
+    lcp_csr T;
+    int m = A->nrow;
+    memset(&T, 0, sizeof T);
+    lcp_status st = lcp_csr_transpose(A, &T);
+    if (st == LCP_OK) st = lcp_csr_alloc(S, m, m, LCP_CSR_NNZ(A) + LCP_CSR_NNZ(&T));
+    double dmax = 0.0, amax = 0.0;
+    int n = 0;
+    for (int i = 0; st == LCP_OK && i < m; i++) {      /* merge row i of A and of A^T */
+        int a = A->p[i], ae = A->p[i + 1], t = T.p[i], te = T.p[i + 1];
+        while (a < ae || t < te) {
+            int ja = a < ae ? A->j[a] : m, jt = t < te ? T.j[t] : m;
+            int j = ja < jt ? ja : jt;
+            double x = ja == j ? A->x[a++] : 0.0, y = jt == j ? T.x[t++] : 0.0;
+            amax = fmax(amax, fabs(x));
+            dmax = fmax(dmax, fabs(x - y));
+            S->j[n] = j;
+            S->x[n++] = 0.5 * (x + y);
+        }
+        S->p[i + 1] = n;
+    }
+    lcp_csr_free(&T);
+    *asym = amax > 0.0 ? dmax / amax : 0.0;
+    return st;
+}
+
+/* The final partition refined until its residual stops falling: z_F += S^-1 (-w_F) with the
+ * factor the backend holds (S = A_FF, or A_FF + eps D when shifted: then the steps converge
+ * to a solution of the consistent singular system), w = A z + q unshifted, measured row by
+ * row against (|A||z|)_i + |q_i|; the best z is kept.  Needs the factor of the current F. */
+static lcp_status ref_polish(ref_ctx *C, double *z)
+{
+    const lcp_csr *A = &C->P->A;
+    int nf = C->nf, same = nf > 0 && nf == C->nff && C->eps == C->epsf;
+    for (int t = 0; same && t < nf; t++) same = C->F[t] == C->Ff[t];
+    if (!same) return LCP_OK;
+    double prev = INFINITY;
+    lcp_status st = LCP_OK;
+    for (int k = 0; k <= REF_POLISH; k++) {
+        double rs = 0.0;                                /* max_F |w_i| / s_i */
+        for (int t = 0; t < nf; t++) {
+            int i = C->F[t];
+            double w = C->P->q[i], s = fabs(w);
+            for (int p = A->p[i]; p < A->p[i + 1]; p++) {
+                double v = A->x[p] * z[A->j[p]];
+                w += v;
+                s += fabs(v);
+            }
+            C->b[t] = -w;
+            if (fabs(w) > 0.0) rs = fmax(rs, s > 0.0 ? fabs(w) / s : INFINITY);
+        }
+        if (!(rs < prev)) {                             /* stopped falling: the last z */
+            for (int t = 0; t < nf; t++) z[C->F[t]] -= C->x[t];
+            break;
+        }
+        prev = rs;
+        if (rs == 0.0 || k == REF_POLISH) break;
+        st = C->be.solve(&C->be, C->b, C->x);
+        if (st != LCP_OK) break;
+        for (int t = 0; t < nf; t++) z[C->F[t]] += C->x[t];
+    }
+    ref_w(C, z);
+    return st;
+}
+
 /* Validate the data the method reads; LCP_OK or the status and *row. */
 static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const double *z,
                             int *row)
@@ -968,7 +1093,6 @@ static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const 
             return LCP_ERR_ARG;
     }
     *row = -1;
-    if (!P->symmetric && !lcp_csr_is_symmetric(A)) return LCP_ERR_NEEDS_SYMMETRIC;
     return LCP_OK;
 }
 
@@ -978,7 +1102,8 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     ref_options rdef;
     ref_ctx C;
     lcp_status st = LCP_OK;
-    int settled = 1, nonunique = 0, rounds = 0, have_be = 0;
+    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke, coupled = 0;
+    double rbest = INFINITY;
     memset(&C, 0, sizeof C);
     if (stats) memset(stats, 0, sizeof *stats);
     if (info) lcp_info_init(info);
@@ -988,12 +1113,19 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         ro = &rdef;
     }
     int m = P->m;
+    lemke = ro->backend == REF_LEMKE;
     C.P = P;
     C.m = m;
     C.row = -1;
     if (m == 0) goto finish;
     st = ref_check(P, opt, z, &C.row);
     if (st != LCP_OK) goto finish;
+    if (!P->symmetric && !lcp_csr_is_symmetric(&P->A)) { /* symmetric to rounding? */
+        st = ref_sympart(&P->A, &C.As, &info->asymmetry);
+        if (st != LCP_OK) goto finish;
+        if (!(info->asymmetry <= opt->sym_tol)) lemke = 1;  /* no: Lemke's method */
+        if (lemke) lcp_csr_free(&C.As);
+    }
 
     C.diag = lcp_malloc((size_t)m, sizeof *C.diag);
     C.lo = lcp_malloc((size_t)m, sizeof *C.lo);
@@ -1008,21 +1140,29 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.zo = lcp_malloc((size_t)m, sizeof *C.zo);
     C.wo = lcp_malloc((size_t)m, sizeof *C.wo);
     C.zn = lcp_malloc((size_t)m, sizeof *C.zn);
+    C.zbest = lcp_malloc((size_t)m, sizeof *C.zbest);
     C.nff = -1;
     if (!C.diag || !C.lo || !C.hi || !C.state || !C.F || !C.w || !C.b || !C.x || !C.zc ||
-        !C.Ff || !C.zo || !C.wo || !C.zn) {
+        !C.Ff || !C.zo || !C.wo || !C.zn || !C.zbest) {
         st = LCP_ERR_NOMEM;
         goto finish;
     }
     lcp_csr_diag(&P->A, C.diag);
-    st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, &P->A, C.diag)
-                                  : ref_cholmod_create(&C.be, &P->A, C.diag, ro->full_pattern);
-    if (st != LCP_OK) goto finish;
-    have_be = 1;
+    const lcp_csr *Af = C.As.p ? &C.As : &P->A;      /* what is factored */
+    if (!lemke) {
+        st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, Af, C.diag)
+                                      : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern);
+        if (st != LCP_OK) goto finish;
+        have_be = 1;
+    }
     for (int i = 0; i < m; i++) C.qinf = fmax(C.qinf, fabs(P->q[i]));
     C.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : 50L * m + 1000;
 
     lcp_start(P, opt, z);                  /* cold: mid(lo_eff, 0, hi_eff); warm: projected */
+    lcp_residuals R;
+    lcp_residual(P, z, C.w, &R);           /* the start: a usable answer is never worse */
+    rbest = R.rinf;
+    memcpy(C.zbest, z, (size_t)m * sizeof *z);
     double scale;
     int brow = -1;
     for (int i = 0; i < m; i++) C.lo[i] = C.hi[i] = 0.0;
@@ -1039,17 +1179,23 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     int tries = 0, held = 0;
     for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
         long piv0 = C.pivots;
-        st = ref_prox(&C, ro, z);
+        st = lemke ? ref_lemke(&C, z) : ref_prox(&C, ro, z);
         if (st != LCP_OK || !P->findex) break;
+        lcp_residual(P, z, C.zn, &R);      /* the coupled residual of this round's z */
+        if (R.rinf < rbest) {
+            rbest = R.rinf;
+            memcpy(C.zbest, z, (size_t)m * sizeof *z);
+        }
         double change = ref_bounds(&C, z, theta, &scale, &brow);
         if (change <= REF_SETTLE * scale) break;
         if (change > prev) theta = fmax(0.5 * theta, 0.25); /* growing: damp */
         prev = change;
         held = C.pivots == piv0 ? held + 1 : 0;
-        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && C.eps == 0.0) {
+        if (held >= REF_CPL_HELD && tries < REF_CPL_TRIES && !lemke) {
             int solved = 0;                 /* the partition held: solve the coupling */
             tries++;
             st = ref_coupled(&C, z, &solved);
+            coupled = solved;
             if (st != LCP_OK || solved) break;
         }
         if (rounds >= REF_MAX_ROUNDS) {
@@ -1058,6 +1204,9 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             break;
         }
     }
+    if (st == LCP_OK && lemke && P->findex) /* the rounds end at 1e-12: the coupling exactly */
+        st = ref_coupled_dense(P, C.lo, C.hi, z, &coupled);
+    if (st == LCP_OK && have_be && !coupled) st = ref_polish(&C, z);
     if (st == LCP_OK && C.eps > 0.0 && C.nf > 0) { /* shifted: is A_FF itself singular? */
         int bad = -1;
         st = C.be.factor(&C.be, C.F, C.nf, 0.0, NULL, REF_TAU, &bad);
@@ -1070,21 +1219,23 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             int i = C.F[t];
             z[i] = lcp_mid(C.lo[i], z[i], C.hi[i]);
         }
-        lcp_residuals R;
         lcp_residual(P, z, C.w, &R);
         info->residual = R.r2;
         info->residual_inf = R.rinf;
-        if (st == LCP_OK && !(R.rinf <= REF_ACCEPT * fmax(1.0, C.qinf))) {
-            double rmax = -1.0;             /* blame the row with the largest residual */
-            for (int i = 0; i < m; i++) {
-                double lo, hi;
-                lcp_row_bounds(P, z, i, &lo, &hi);
-                double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
-                if (!(r <= rmax)) {
-                    rmax = r;
-                    C.row = i;
-                }
+        double rmax = 0.0;                  /* accurate to rounding, row by row */
+        int worst = -1;
+        for (int i = 0; st == LCP_OK && i < m; i++) {
+            double lo, hi, s = fabs(P->q[i]);
+            lcp_row_bounds(P, z, i, &lo, &hi);
+            for (int p = P->A.p[i]; p < P->A.p[i + 1]; p++) s += fabs(P->A.x[p] * z[P->A.j[p]]);
+            double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
+            if (!(r <= REF_ROUND * DBL_EPSILON * s) && !(r / s <= rmax)) {
+                rmax = s > 0.0 ? r / s : INFINITY;
+                worst = i;
             }
+        }
+        if (worst >= 0) {                   /* blame the row furthest from rounding */
+            C.row = worst;
             if (P->findex) settled = 0;
             else st = C.eps > 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
         }
@@ -1092,9 +1243,16 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         else if (st == LCP_OK && nonunique) st = LCP_NONUNIQUE;
         else if (st == LCP_OK) C.row = -1;
     }
+    if (st > 0 && !(info->residual_inf <= rbest)) {  /* usable but worse than seen: the best */
+        memcpy(z, C.zbest, (size_t)m * sizeof *z);
+        lcp_residual(P, z, C.w, &R);
+        info->residual = R.r2;
+        info->residual_inf = R.rinf;
+    }
 
 finish:
     if (have_be) C.be.destroy(&C.be);
+    lcp_csr_free(&C.As);
     info->status = st;
     info->iterations = C.iterations;
     info->pivots = C.pivots;
@@ -1126,6 +1284,7 @@ finish:
     lcp_free(C.zo);
     lcp_free(C.wo);
     lcp_free(C.zn);
+    lcp_free(C.zbest);
     return st;
 }
 
@@ -1133,6 +1292,15 @@ lcp_status lcp_solve_ldlt_ref(const lcp_problem *P, const lcp_options *opt, doub
                         lcp_info *info)
 {
     return ref_solve(P, opt, NULL, z, info, NULL);
+}
+
+lcp_status lcp_solve_lemke_ref(const lcp_problem *P, const lcp_options *opt, double *z,
+                                lcp_info *info)
+{
+    ref_options ro;
+    ref_options_default(&ro);
+    ro.backend = REF_LEMKE;
+    return ref_solve(P, opt, &ro, z, info, NULL);
 }
 
 lcp_status lcp_solve_ldlt_dense(const lcp_problem *P, const lcp_options *opt, double *z,

@@ -20,7 +20,9 @@
 
 typedef enum ref_backend_kind {
     REF_CHOLMOD = 0, /* sparse LDL^T (CHOLMOD, simplicial, AMD ordering) */
-    REF_DENSE = 1    /* dense Cholesky of A_FF (LAPACKE dpotrf / dpotrs) */
+    REF_DENSE = 1,   /* dense Cholesky of A_FF (LAPACKE dpotrf / dpotrs) */
+    REF_LEMKE = 2    /* each round's boxed problem by Lemke's method (lemke_ref.c): any A,
+                        dense; what ldlt-ref uses when A is not symmetric within sym_tol */
 } ref_backend_kind;
 
 typedef struct ref_options {

@@ -35,4 +35,17 @@ lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *d
                               int full_pattern);
 lcp_status ref_dense_create(ref_backend *be, const lcp_csr *A, const double *diag);
 
+/* lemke_ref.c: the boxed problem lo <= z <= hi (frozen bounds; findex not read) with
+ * w = A z + q, A any square matrix, by Lemke's method on the standard reformulation.  z: the
+ * answer (m entries, within the box); *pivots: Lemke pivots; *row: on LCP_ERR_TOO_LARGE the
+ * size cap.  LCP_OK, LCP_ERR_NO_SOLUTION (ray), LCP_PIVOT_CAP, LCP_ERR_TOO_LARGE, ... */
+lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
+                         long max_pivots, double *z, long *pivots, int *row);
+
+/* lemke_ref.c: the coupled friction problem on the partition z shows against the frozen
+ * bounds, by a dense LU of A_FF + A_FS C (sliding rows tied to their normals); z replaced
+ * (and *improved = 1) when its coupled residual is not larger. */
+lcp_status ref_coupled_dense(const lcp_problem *P, const double *lo, const double *hi, double *z,
+                             int *improved);
+
 #endif /* REF_INTERNAL_H */

@@ -3,7 +3,7 @@
 # both builds.  Exit status non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash bench/build.sh                      # install what is missing, release build in build/
+bash bench/build.sh --tests              # install what is missing, release build in build/
 export OPENBLAS_NUM_THREADS=1
 rc=0
 meson test -C build --print-errorlogs || rc=1

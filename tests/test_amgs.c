@@ -1,4 +1,4 @@
-/* test_amgs.c: the facts of spec/solvers.md for the AMGS family (lcp/amgs.c), checked
+/* test_amgs.c: the facts of the AMGS family (lcp/amgs.c; README, "The AMGS family"), checked
  * iterate for iterate through the monitor on random contact-like problems
  * (A = J Minv J^T + diag(E), J with two 6-dof bodies per contact of three rows):
  *
@@ -12,10 +12,26 @@
  *      problem converges;
  *   and the variant M2 = D - L, N2 = U is PGS for every Omega (a local function below);
  *   the baseline `mgs' (Bai's non-accelerated MGS) against its matrix formula.
+ * Method 3.2 with friction (lcp/amgs.c, METHOD 3.2 IN z): the library is the formula in z
+ * written out here; the reading in t with the memory measured from the bound of the last
+ * visit (the "stale bound", what amgs.c did before) agrees while bounds stay put and adds
+ * mu (1-b)/(1+b) (z_n' - z_n) to an unloaded friction row when they move (a two-row problem,
+ * exact); the row update is projected SOR on every visit of a row off its lower bound
+ * (random and captured problems, cold and warm); the 30-disk stack stands 600 steps with
+ * amgs-D and amgs-I as the stepper's solver (200 sweeps or 1e-6; thresholds those of the
+ * PGS stack test: KE < 1e-6 J over steps 400-600, drift < 1 mm; top within 0.1 mm of its
+ * SPOOK rest height; friction exactly 0), while the stale-bound reading as the stepper's
+ * solver collapses; on its step-30 instance (no tangential load) 200 sweeps of every
+ * solver leave friction at exactly 0, the stale bound 1.9e-7.
+ * With the instance folder (argv[1], problems/instances): sweeps to 1e-6 of amgs-D
+ * (gamma beta = b) and pgs --omega 2/(1+b) agree within 1 + 0.2% (cold and warm, with and
+ * without friction); stack-150's iterates equal PSOR's for 500 sweeps (no row rests on its
+ * bound with a multiplier memory), pool-mu0's cold-start iterates do not (printed).
  * Also: every ordering converges, zero diagonal names the row, the dense form refuses a
  * too-large problem, bad parameters, the reported info, and the registry entries.
  */
 #include "lcp_internal.h"
+#include "prob.h"
 #include "solvers.h"
 #include "tap.h"
 
@@ -791,7 +807,488 @@ static void check_registry(void)
     ok(s && s->needs == 0u && s->solve == lcp_solve_mgs, "amgs/registry-mgs-standard-lcp-only");
 }
 
-int main(void)
+/* ---- Method 3.2 with friction: the bound a row's memory is measured from ----------------- */
+
+/* Method 3.2 written out on the CSR A (natural order; rows with finite lo, as friction and
+ * standard problems have), amgs-D shape: omegahat_i = gamma beta a_ii (beta 0 = 0.5).
+ *   stale = 0, in z (lcp/amgs.c, METHOD 3.2 IN z): v = z_i (x_i >= 0) or z_i - 2 x_i/gamma,
+ *     zc = [(oh - a) v - 2 s]/(oh + a), x_i = gamma (zc - lo)/2, z_i = mid(lo, zc, hi);
+ *   stale = 1, in t with |x_i| as left by the last visit, i.e. measured from the bound of
+ *     that visit: x_i <- [(oh - a)|x_i| - gamma (s + a lo)]/(oh + a), z_i = lo + min(2
+ *     max(x_i, 0)/gamma, hi - lo).  The two agree while the bounds stay put.
+ * Start as amgs.c: x_i = gamma (z_i - lo)/2 off lo, -gamma max(w_i, 0)/(2 oh) on it. */
+typedef struct m32 {
+    const lcp_problem *P;
+    double gamma, gb; /* gamma, gamma beta */
+    int stale;
+    double *x, *d;
+} m32;
+
+static void m32_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi)
+{
+    double s = P->findex && P->findex[i] >= 0 ? fabs(z[P->findex[i]]) : 1.0;
+    *lo = P->lo[i] * s, *hi = P->hi[i] * s;
+}
+
+static lcp_status m32_sweep(void *ctx, int k, double *z, int *row)
+{
+    m32 *c = ctx;
+    const lcp_problem *P = c->P;
+    double g = c->gamma, lo, hi;
+    if (k == 1)
+        for (int i = 0; i < P->m; i++) {
+            double oh = c->gb * c->d[i], w = offdiag_s(P, i, z) + c->d[i] * z[i];
+            m32_bounds(P, z, i, &lo, &hi);
+            if (!(lo > -INFINITY)) return LCP_ERR_UNSUPPORTED;
+            c->x[i] = z[i] >= hi ? 0.5 * g * (hi - lo)
+                      : z[i] > lo ? 0.5 * g * (z[i] - lo) : -g * fmax(w, 0.0) / (2.0 * oh);
+        }
+    for (int i = 0; i < P->m; i++) {
+        double a = c->d[i], oh = c->gb * a, s = offdiag_s(P, i, z), zi;
+        m32_bounds(P, z, i, &lo, &hi);
+        if (c->stale) {
+            double xi = ((oh - a) * fabs(c->x[i]) - g * (s + a * lo)) / (oh + a);
+            double t = 2.0 * fmax(xi, 0.0) / g;
+            int clamped = t > hi - lo;
+            c->x[i] = clamped ? 0.5 * g * (hi - lo) : xi;
+            zi = clamped ? hi : lo + t;
+        } else {
+            double v = c->x[i] < 0.0 ? z[i] - 2.0 * c->x[i] / g : z[i];
+            double zc = ((oh - a) * v - 2.0 * s) / (oh + a);
+            c->x[i] = zc > hi ? 0.5 * g * (hi - lo) : 0.5 * g * (zc - lo);
+            zi = zc > hi ? hi : zc < lo ? lo : zc;
+        }
+        z[i] = zi;
+    }
+    (void)row;
+    return LCP_OK;
+}
+
+static lcp_status m32_solve(const lcp_problem *P, const lcp_options *opt, double *z,
+                            lcp_info *info, int stale)
+{
+    m32 c = {P, opt->gamma, 0.0, stale, NULL, NULL};
+    lcp_info_init(info);
+    c.gb = opt->gamma * (opt->beta > 0.0 ? opt->beta : 0.5);
+    c.x = calloc((size_t)P->m + 1, sizeof(double));
+    c.d = calloc((size_t)P->m + 1, sizeof(double));
+    lcp_status st = c.x && c.d ? LCP_OK : LCP_ERR_NOMEM;
+    if (st == LCP_OK) lcp_csr_diag(&P->A, c.d);
+    if (st == LCP_OK) st = lcp_iterate(P, opt, m32_sweep, &c, z, info);
+    free(c.x), free(c.d);
+    info->status = st;
+    return st;
+}
+
+static lcp_status m32_solve_stale(const lcp_problem *P, const lcp_options *opt, double *z,
+                                  lcp_info *info)
+{
+    return m32_solve(P, opt, z, info, 1);
+}
+
+static lcp_status m32_solve_z(const lcp_problem *P, const lcp_options *opt, double *z,
+                              lcp_info *info)
+{
+    return m32_solve(P, opt, z, info, 0);
+}
+
+static const lcp_solver m32_stale = {.name = "amgs-D-stale-bound",
+                                     .description = "Method 3.2 in t, stale bound",
+                                     .needs = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX,
+                                     .solve = m32_solve_stale};
+static const lcp_solver m32_z = {.name = "amgs-D-in-z",
+                                 .description = "Method 3.2 in z (test formula)",
+                                 .needs = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX,
+                                 .solve = m32_solve_z};
+
+/* run a solver given by its table entry (the local formulas), recording the iterates */
+static lcp_status run_s(const lcp_solver *s, const lcp_problem *P, const lcp_options *opt0,
+                        const double *z0, rec *r, double *zout)
+{
+    lcp_options opt = *opt0;
+    lcp_info info;
+    double *z = calloc((size_t)P->m + 1, sizeof(double));
+    if (z0) memcpy(z, z0, sizeof(double) * (size_t)P->m), opt.warm = 1;
+    if (r) {
+        r->n = 0;
+        opt.monitor = rec_monitor, opt.monitor_ctx = r;
+    }
+    lcp_status st = lcp_solve(s, P, &opt, z, &info);
+    if (zout) memcpy(zout, z, sizeof(double) * (size_t)P->m);
+    free(z);
+    return st;
+}
+
+/* the library's Method 3.2 is the formula in z; the stale-bound reading agrees with it while
+ * bounds stay put (standard LCP) and not when they move (friction) */
+static void check_32_in_z(const lcp_problem *Pstd, const lcp_problem *Pfric)
+{
+    const int sweeps = 40;
+    rec a, b;
+    lcp_options o;
+    int m = Pstd->m > Pfric->m ? Pstd->m : Pfric->m;
+    rec_init(&a, m, sweeps + 1), rec_init(&b, m, sweeps + 1);
+    base_options(&o, sweeps);
+    o.form = LCP_FORM_ASSEMBLED;
+    const double gammas[] = {1.0, 1.5};
+    for (int p = 0; p < 2; p++) {
+        const lcp_problem *P = p ? Pfric : Pstd;
+        a.m = b.m = P->m;
+        for (int gi = 0; gi < 2; gi++) {
+            lcp_options og = o;
+            og.gamma = gammas[gi], og.beta = 0.25 / gammas[gi];   /* gamma beta = 0.25 */
+            run("amgs-D", P, &og, NULL, &a, NULL, NULL);
+            run_s(&m32_z, P, &og, NULL, &b, NULL);
+            double d = rec_diff(&a, &b);
+            ok(d <= TOL_IT, "amgs/method32-is-the-formula-in-z-%s-gamma%g", p ? "friction" : "std",
+               gammas[gi]);
+            if (!(d <= TOL_IT)) tap_diag("max iterate difference %g", d);
+            run_s(&m32_stale, P, &og, NULL, &b, NULL);
+            d = rec_diff(&a, &b);
+            if (p)
+                ok(d > 1e-6, "amgs/stale-bound-reading-differs-with-moving-bounds-gamma%g (%.3g)",
+                   gammas[gi], d);
+            else
+                ok(d <= TOL_IT, "amgs/stale-bound-reading-agrees-with-fixed-bounds-gamma%g",
+                   gammas[gi]);
+        }
+    }
+    free(a.z), free(b.z);
+}
+
+/* Two uncoupled rows, a normal row (a = 2, q = -4) and its friction row (a = 3, q = 0, mu =
+ * 1/2): the friction row has no load and its answer is 0.  From z0 = (1, 0), one sweep of
+ * amgs-D (gamma beta = b) moves z_n to 1 + omega (omega = 2/(1+b)), hence lo_t = -mu z_n.
+ * The stale-bound reading adds mu (1-b)/(1+b) (z_n' - z_n) to z_t; the library keeps
+ * z_t = 0 exactly at every sweep. */
+static void check_friction_injection(void)
+{
+    lcp_problem P;
+    int ti[2] = {0, 1}, tj[2] = {0, 1};
+    double tx[2] = {2.0, 3.0}, z0[2] = {1.0, 0.0}, mu = 0.5;
+    char msg[256];
+    lcp_problem_init(&P);
+    int good = lcp_problem_alloc_vectors(&P, 2) == LCP_OK &&
+               lcp_csr_from_triplets(&P.A, 2, 2, 2, ti, tj, tx) == LCP_OK;
+    P.findex = malloc(2 * sizeof(int));
+    good = good && P.findex;
+    if (good) {
+        P.q[0] = -4.0, P.q[1] = 0.0;
+        P.lo[1] = -mu, P.hi[1] = mu;
+        P.findex[0] = -1, P.findex[1] = 0;
+        good = lcp_problem_check(&P, msg, sizeof msg) == LCP_OK;
+    }
+    ok(good, "amgs/injection-problem-built");
+    if (!good) {
+        lcp_problem_free(&P);
+        return;
+    }
+    const double bs[] = {0.5, 0.25, 2.0};
+    rec r;
+    rec_init(&r, 2, 31);
+    for (int k = 0; k < 3; k++) {
+        double b = bs[k], z[2];
+        lcp_options o;
+        base_options(&o, 1);
+        o.beta = b;
+        run_s(&m32_stale, &P, &o, z0, NULL, z);
+        double want = mu * (1.0 - b) / (1.0 + b) * (z[0] - z0[0]);
+        ok_close(z[1], want, 1e-14, "amgs/stale-bound-adds-mu(1-b)/(1+b)-dzn-b%g", b);
+        ok_close(z[0], 1.0 + 2.0 / (1.0 + b), 1e-14, "amgs/injection-normal-row-is-sor-b%g",
+                 b);
+        base_options(&o, 30);
+        o.beta = b;
+        run("amgs-D", &P, &o, z0, &r, NULL, NULL);
+        double worst = 0.0;
+        for (int it = 0; it < r.n; it++) worst = fmax(worst, fabs(r.z[2 * it + 1]));
+        ok(r.n == 31 && worst == 0.0, "amgs/unloaded-friction-row-stays-0-as-its-bound-moves-b%g",
+           b);
+    }
+    free(r.z);
+    lcp_problem_free(&P);
+}
+
+/* The per-row identity: every visit of a row whose z_i was off the lower bound at its
+ * previous visit (x_i > 0) is the projected SOR update, omega = 2/(1 + gamma beta), from the
+ * same state; visits of rows resting on lo with a multiplier memory may differ.  From the
+ * recorded iterates (natural order): at the visit of row i in sweep k, rows j < i hold
+ * z^k_j and rows j >= i hold z^(k-1)_j. */
+static double state_at(const rec *r, int k, int i, int j)
+{
+    if (k == 0) return r->z[j]; /* the start */
+    return r->z[(size_t)(j < i ? k : k - 1) * r->m + j];
+}
+
+static void check_row_is_psor(const lcp_problem *P, const char *label, double b, int sweeps,
+                              int warm)
+{
+    rec a;
+    lcp_options o;
+    int m = P->m, checked = 0, bad = 0, atlo = 0, differ = 0;
+    double worst = 0.0, *st = malloc(sizeof(double) * (size_t)m);
+    rec_init(&a, m, sweeps + 1);
+    base_options(&o, sweeps);
+    o.beta = b, o.form = LCP_FORM_ASSEMBLED;
+    run("amgs-D", P, &o, warm ? P->z0 : NULL, &a, NULL, NULL);
+    double omega = 2.0 / (1.0 + b);
+    for (int k = 1; k < a.n; k++)
+        for (int i = 0; i < m; i++) {
+            double lo, hi, plo, zold = a.z[(size_t)(k - 1) * m + i];
+            for (int j = 0; j < m; j++) st[j] = state_at(&a, k, i, j);
+            m32_bounds(P, st, i, &lo, &hi);
+            /* the lower bound at the row's previous visit (sweep k - 1, or the start) */
+            int f = P->findex ? P->findex[i] : -1;
+            plo = P->lo[i] * (f < 0 ? 1.0 : fabs(state_at(&a, k - 1, i, f)));
+            double r = offdiag_s(P, i, st), aii = 0.0;
+            for (int p = P->A.p[i]; p < P->A.p[i + 1]; p++)
+                if (P->A.j[p] == i) aii = P->A.x[p];
+            double psor = zold - omega * (r + aii * zold) / aii;
+            psor = psor < lo ? lo : psor > hi ? hi : psor;
+            double got = a.z[(size_t)k * m + i], e = fabs(got - psor) / fmax(1.0, fabs(psor));
+            if (zold > plo) {
+                checked++;
+                worst = fmax(worst, e);
+                bad += !(e <= 1e-12);
+            } else {
+                atlo++;
+                differ += !(e <= 1e-12);
+            }
+        }
+    ok(checked > 0 && bad == 0, "amgs/row-update-is-psor-off-lower-bound-%s-b%g-%s", label, b,
+       warm ? "warm" : "cold");
+    tap_diag("%s b = %g, %s: %d visits off lo, worst %.2g; %d visits on lo, %d of them not "
+             "PSOR", label, b, warm ? "warm" : "cold", checked, worst, atlo, differ);
+    free(a.z), free(st);
+}
+
+/* ---- the committed instances: sweep counts and iterate sequences against PSOR ------------ */
+
+/* sweeps of amgs-D (gamma beta = b) and of pgs --omega 2/(1+b) to ||r||_2 <= 1e-6 */
+static void check_counts(const lcp_problem *P, const char *name, double b, int warm)
+{
+    lcp_options oa, op;
+    lcp_info ia, ip;
+    lcp_options_default(&oa);
+    oa.tol = 1e-6, oa.max_iter = 100000;
+    op = oa;
+    oa.beta = b;
+    op.omega = 2.0 / (1.0 + b);
+    lcp_status sa = run("amgs-D", P, &oa, warm ? P->z0 : NULL, NULL, &ia, NULL);
+    lcp_status sp = run("pgs", P, &op, warm ? P->z0 : NULL, NULL, &ip, NULL);
+    int diff = ia.iterations - ip.iterations;
+    ok(sa == LCP_OK && sp == LCP_OK && abs(diff) <= 1 + 0.002 * ip.iterations,
+       "amgs/sweeps-match-psor-%s-b%g-%s (amgs-D %d, pgs omega %.4g %d)", name, b,
+       warm ? "warm" : "cold", ia.iterations, op.omega, ip.iterations);
+}
+
+/* max over sweeps 1..n of ||z_amgs^k - z_psor^k||_2 / ||z_psor^k||_2; *first: at sweep 1 */
+static double seq_drift(const lcp_problem *P, double b, int sweeps, int warm, double *first)
+{
+    rec a, p;
+    lcp_options oa, op;
+    base_options(&oa, sweeps);
+    op = oa;
+    oa.beta = b;
+    op.omega = 2.0 / (1.0 + b);
+    rec_init(&a, P->m, sweeps + 1), rec_init(&p, P->m, sweeps + 1);
+    run("amgs-D", P, &oa, warm ? P->z0 : NULL, &a, NULL, NULL);
+    run("pgs", P, &op, warm ? P->z0 : NULL, &p, NULL, NULL);
+    double worst = a.n == p.n && a.n > 1 ? 0.0 : INFINITY;
+    *first = INFINITY;
+    for (int k = 1; k < a.n && a.n == p.n; k++) {
+        double d = 0.0, n = 0.0;
+        for (int i = 0; i < P->m; i++) {
+            double x = a.z[(size_t)k * P->m + i], y = p.z[(size_t)k * P->m + i];
+            d += (x - y) * (x - y), n += y * y;
+        }
+        double rel = sqrt(d) / fmax(sqrt(n), 1e-300);
+        if (k == 1) *first = rel;
+        worst = fmax(worst, rel);
+    }
+    free(a.z), free(p.z);
+    return worst;
+}
+
+static void check_instances(const char *dir)
+{
+    const char *names[] = {"stack-150-step100", "pool-step100", "pool-mu0-step100"};
+    lcp_problem P[3];
+    int have = 1;
+    char path[4096], msg[512];
+    for (int k = 0; k < 3; k++) {
+        lcp_problem_init(&P[k]);
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        if (lcp_read_instance(path, &P[k], msg, sizeof msg) != LCP_OK || !P[k].z0) {
+            tap_diag("%s: %s", path, msg);
+            have = 0;
+        }
+    }
+    ok(have, "amgs/instances-read");
+    if (have) {
+        for (int k = 0; k < 3; k++)
+            for (int w = 0; w < 2; w++) check_counts(&P[k], names[k], 0.5, w);
+        check_counts(&P[2], names[2], 0.25, 0);
+        check_row_is_psor(&P[1], "pool-step100", 0.5, 30, 0);
+        check_row_is_psor(&P[1], "pool-step100", 0.5, 30, 1);
+        check_row_is_psor(&P[2], "pool-mu0-step100", 0.5, 30, 0);
+        double first, d;
+        d = seq_drift(&P[0], 0.5, 500, 0, &first);   /* no row ever rests on lo with w > 0 */
+        ok(d <= 1e-12, "amgs/stack-150-iterates-equal-psor-500-sweeps (%.2g)", d);
+        for (int k = 1; k < 3; k++)
+            for (int w = 0; w < 2; w++) {
+                d = seq_drift(&P[k], 0.5, 2000, w, &first);
+                tap_diag("%s %s: amgs-D (b = 0.5) against pgs omega 4/3, max relative iterate "
+                         "distance over 2000 sweeps %.3g (sweep 1: %.3g)", names[k],
+                         w ? "warm" : "cold", d, first);
+                if (k == 2 && !w)
+                    ok(first > 1e-3, "amgs/pool-mu0-cold-iterates-differ-from-psor (%.3g)", first);
+            }
+    }
+    for (int k = 0; k < 3; k++) lcp_problem_free(&P[k]);
+}
+
+/* ---- the 30-disk stack with amgs as the stepper's solver (200 sweeps or 1e-6) ------------ */
+
+typedef struct stack_run {
+    int steps_done, contacts;
+    double ke_late;   /* max kinetic energy over steps 400..600 */
+    double drift;     /* max |x| of any disk centre */
+    double top_dev;   /* max |top height - SPOOK rest height| over steps 400..600 */
+    double fric;      /* max |friction impulse| over all steps */
+    int first_fric;   /* first step with a nonzero friction impulse (0: none) */
+    int first_ke1;    /* first step with kinetic energy > 1 J (0: none) */
+    double ke_max;
+} stack_run;
+
+static int stack_sim(const char *solver, const lcp_solver *local, int steps, stack_run *o)
+{
+    prob_world W;
+    prob_params Pp;
+    prob_step_info info;
+    char msg[512];
+    const prob_scene *sc = prob_scene_find("stack");
+    memset(o, 0, sizeof *o);
+    if (!sc) return 0;
+    prob_params_default(sc, &Pp);
+    if (prob_world_create(&W, sc, &Pp, msg, sizeof msg) != LCP_OK) {
+        tap_diag("stack: %s", msg);
+        return 0;
+    }
+    int good = prob_world_set_solver(&W, solver, 200, 1e-6) == LCP_OK;
+    if (local) W.solver = local;
+    double rest = 0.18 + 29 * 0.36 - W.eps * 465 * 9.80665; /* see tests/test_problems.c */
+    for (int t = 1; t <= steps && good; t++) {
+        good = prob_step(&W, NULL, NULL, &info, msg, sizeof msg) == LCP_OK;
+        if (!good) tap_diag("step %d: %s", t, msg);
+        o->steps_done = t;
+        o->ke_max = fmax(o->ke_max, info.kinetic_energy);
+        if (!o->first_ke1 && info.kinetic_energy > 1.0) o->first_ke1 = t;
+        if (t >= 400) {
+            o->ke_late = fmax(o->ke_late, info.kinetic_energy);
+            o->top_dev = fmax(o->top_dev, fabs(W.pos[3 * 29 + 1] - rest));
+        }
+        for (int k = 0; k < W.nb; k++) o->drift = fmax(o->drift, fabs(W.pos[3 * k]));
+        for (int k = 0; k < W.nc; k++) {
+            o->fric = fmax(o->fric, fabs(W.c[k].z[1]));
+            if (!o->first_fric && W.c[k].z[1] != 0.0) o->first_fric = t;
+        }
+    }
+    o->contacts = W.nc;
+    prob_world_free(&W);
+    return good;
+}
+
+/* friction rows of the stack at step 30 of a PGS run carry no load (q_t = 0, z0_t = 0):
+ * 200 sweeps of each solver from z0 leave them at exactly 0, except the stale reading */
+typedef struct zero_load {
+    int seen, unloaded;
+    double fric[6];
+} zero_load;
+
+static const char *zl_names[] = {"pgs", "ldlt-ref", "amgs-D", "amgs-I", "amgs-D-explicit", NULL};
+
+static lcp_status zero_load_hook(void *vctx, const prob_world *W, const lcp_problem *P, int t)
+{
+    zero_load *c = vctx;
+    if (t != 30 || !P->findex || !P->z0) return LCP_OK;
+    double *z = malloc(sizeof(double) * (size_t)P->m);
+    if (!z) return LCP_ERR_NOMEM;
+    c->seen = 1, c->unloaded = 1;
+    for (int i = 0; i < P->m; i++)
+        if (P->findex[i] >= 0 && (P->q[i] != 0.0 || P->z0[i] != 0.0)) c->unloaded = 0;
+    for (int s = 0; s < 6; s++) {
+        const lcp_solver *sv = s < 5 ? lcp_solver_find(zl_names[s]) : &m32_stale;
+        lcp_options o;
+        lcp_info info;
+        lcp_options_default(&o);
+        o.tol = -1.0, o.max_iter = 200, o.warm = 1;
+        memcpy(z, P->z0, sizeof(double) * (size_t)P->m);
+        lcp_status st = sv ? lcp_solve(sv, P, &o, z, &info) : LCP_ERR_ARG;
+        c->fric[s] = st >= 0 ? 0.0 : INFINITY;
+        for (int i = 0; i < P->m; i++)
+            if (P->findex[i] >= 0) c->fric[s] = fmax(c->fric[s], fabs(z[i]));
+    }
+    free(z);
+    (void)W;
+    return LCP_OK;
+}
+
+static void check_stack(void)
+{
+    /* thresholds fixed before the runs: those of the PGS stack test (tests/test_problems.c)
+     * for energy and drift, 0.1 mm for the top's height, exactly 0 for friction */
+    const char *solvers[] = {"amgs-D", "amgs-I"};
+    stack_run r;
+    for (int v = 0; v < 2; v++) {
+        int good = stack_sim(solvers[v], NULL, 600, &r);
+        ok(good && r.steps_done == 600 && r.contacts == 30,
+           "amgs-stack/%s-30-contacts-after-600-steps", solvers[v]);
+        ok(good && r.ke_late < 1e-6,
+           "amgs-stack/%s-kinetic-energy-below-1e-6-J-steps-400-600 (%.3g J)", solvers[v],
+           r.ke_late);
+        ok(good && r.drift < 1e-3, "amgs-stack/%s-sideways-drift-below-1mm (%.3g m)", solvers[v],
+           r.drift);
+        ok(good && r.top_dev < 1e-4, "amgs-stack/%s-top-height-within-0.1mm-of-rest (%.3g m)",
+           solvers[v], r.top_dev);
+        ok(good && r.fric == 0.0, "amgs-stack/%s-friction-impulses-exactly-0 (%.3g)", solvers[v],
+           r.fric);
+        tap_diag("%s: max kinetic energy %.3g J (steps 400-600: %.3g J)", solvers[v], r.ke_max,
+                 r.ke_late);
+    }
+    /* the stale-bound reading of Method 3.2 as the stepper's solver: the collapse */
+    stack_run s;
+    stack_sim("amgs-D", &m32_stale, 150, &s);
+    ok(s.first_fric > 0 && s.first_fric <= 30 && s.first_ke1 > 0,
+       "amgs-stack/stale-bound-reading-injects-friction-and-collapses (friction from step %d, "
+       "KE > 1 J at step %d, max %.3g J)", s.first_fric, s.first_ke1, s.ke_max);
+    /* the formula in z as the stepper's solver stands like the library */
+    stack_sim("amgs-D", &m32_z, 600, &s);
+    ok(s.steps_done == 600 && s.ke_late < 1e-6 && s.fric == 0.0,
+       "amgs-stack/formula-in-z-stands (%.3g J)", s.ke_late);
+    /* one instance of the PGS trajectory (step 30), every solver from its z0 */
+    prob_world W;
+    prob_params Pp;
+    prob_step_info info;
+    zero_load zl = {0, 0, {0}};
+    char msg[512];
+    memset(&W, 0, sizeof W);
+    const prob_scene *sc = prob_scene_find("stack");
+    int good = sc != NULL;
+    if (good) prob_params_default(sc, &Pp);
+    good = good && prob_world_create(&W, sc, &Pp, msg, sizeof msg) == LCP_OK;
+    good = good && prob_world_set_solver(&W, "pgs", 200, 1e-6) == LCP_OK;
+    for (int t = 1; t <= 30 && good; t++)
+        good = prob_step(&W, zero_load_hook, &zl, &info, msg, sizeof msg) == LCP_OK;
+    prob_world_free(&W);
+    ok(good && zl.seen && zl.unloaded, "amgs-stack/step30-friction-rows-unloaded (q_t = z0_t = 0)");
+    for (int s2 = 0; s2 < 5; s2++)
+        ok(good && zl.fric[s2] == 0.0, "amgs-stack/step30-%s-friction-exactly-0 (%.3g)",
+           zl_names[s2], zl.fric[s2]);
+    ok(good && zl.fric[5] > 1e-8, "amgs-stack/step30-stale-bound-friction-nonzero (%.3g)",
+       zl.fric[5]);
+}
+
+int main(int argc, char **argv)
 {
     lcp_problem Pstd, Pint, Pbox, Pfric;
     int a = make_problem(&Pstd, 150, 40, 11, PB_STANDARD, 1e-2);
@@ -818,7 +1315,15 @@ int main(void)
         check_warm_fixed_point(&Pstd);
         check_info(&Pstd);
         check_mgs(&Pstd, &Pbox);
+        check_32_in_z(&Pstd, &Pfric);
+        check_row_is_psor(&Pstd, "std", 0.5, 40, 0);
+        check_row_is_psor(&Pfric, "friction", 0.5, 40, 0);
+        check_row_is_psor(&Pfric, "friction", 0.25, 40, 0);
     }
+    check_friction_injection();
+    check_stack();
+    if (argc > 1) check_instances(argv[1]);
+    else tap_diag("no instance folder given: sweep counts against PSOR not checked");
     check_zero_diag();
     check_too_large();
     lcp_problem_free(&Pstd), lcp_problem_free(&Pint);

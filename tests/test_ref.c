@@ -16,12 +16,15 @@
 #include "tap.h"
 #include "testprob.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static long n_solves = 0, n_leaks = 0;
+static long n_ok = 0, n_ok_rounding = 0, n_usable = 0, n_usable_worse = 0;
+static double worst_round = 0.0;
 static int g_ipm = -1; /* ref_options.ipm of every solve (test_ipm forces the phase) */
 
 static double inf_norm(const double *v, int m)
@@ -38,7 +41,25 @@ static double max_diff(const double *a, const double *b, int m)
     return s;
 }
 
-/* ref_solve with backend/variant, cold unless warm; counts CHOLMOD leaks */
+/* max_i |r_i| / (eps ((|A||z|)_i + |q_i|)): how far z is from rounding, row by row */
+static double round_ratio(const lcp_problem *P, const double *z)
+{
+    double *w = malloc(sizeof(double) * (size_t)(P->m + 1)), worst = 0.0;
+    lcp_residuals R;
+    lcp_residual(P, z, w, &R);
+    for (int i = 0; i < P->m; i++) {
+        double lo, hi, s = fabs(P->q[i]);
+        lcp_bounds(P, z, i, &lo, &hi);
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) s += fabs(P->A.x[k] * z[P->A.j[k]]);
+        double r = fabs(z[i] - fmin(fmax(lo, z[i] - w[i]), hi));
+        if (r > 0.0) worst = fmax(worst, s > 0.0 ? r / (DBL_EPSILON * s) : INFINITY);
+    }
+    free(w);
+    return worst;
+}
+
+/* ref_solve with backend/variant, cold unless warm; counts CHOLMOD leaks, converged answers
+ * not at rounding (row by row) and usable answers worse than the start */
 static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, int full,
                         int warm, long max_pivots, double *z, lcp_info *info,
                         ref_stats *st)
@@ -55,8 +76,29 @@ static lcp_status solve(const lcp_problem *P, ref_backend_kind be, int block, in
     ro.full_pattern = full;
     ro.ipm = g_ipm;
     if (!st) st = &local;
+    double *z0 = malloc(sizeof(double) * (size_t)(P->m + 1)), r0 = 0.0;
+    if (z0 && P->m > 0 && P->q) {                 /* the start's ||r||_inf */
+        double *w0 = malloc(sizeof(double) * (size_t)P->m);
+        lcp_residuals R0;
+        memcpy(z0, z, sizeof(double) * (size_t)P->m);
+        lcp_start(P, &opt, z0);
+        lcp_residual(P, z0, w0, &R0);
+        r0 = R0.rinf;
+        free(w0);
+    }
+    free(z0);
     lcp_status s = ref_solve(P, &opt, &ro, z, info, st);
     n_solves++;
+    if (s == LCP_OK) {
+        double rr = P->m > 0 ? round_ratio(P, z) : 0.0;
+        n_ok++;
+        n_ok_rounding += rr <= 16.0;
+        worst_round = fmax(worst_round, rr);
+    }
+    if (s > 0) {
+        n_usable++;
+        n_usable_worse += !(info->residual_inf <= r0);
+    }
     if (st->malloc_delta != 0) {
         n_leaks++;
         tap_diag("malloc_count delta %ld after solve %ld", st->malloc_delta, n_solves);
@@ -346,6 +388,78 @@ static void test_contact_box(int nb, int nc, uint64_t seed)
     lcp_problem_free(&P);
 }
 
+/* Multiply every stored entry above the diagonal by 1 + rel u, u uniform in [-1, 1]: A is
+ * then symmetric only to rounding (as J^T M^-1 J assembled in floating point). */
+static void perturb(lcp_problem *P, double rel, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (int i = 0; i < P->m; i++)
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
+            if (P->A.j[k] > i) P->A.x[k] *= 1.0 + rel * (2.0 * tp_unif(&s) - 1.0);
+    P->symmetric = 0;
+}
+
+/* Symmetric to rounding: accepted (asymmetry reported, at most options.sym_tol), pivoted
+ * with the symmetric part, and the answer exact for A itself (known solution built with the
+ * perturbed A; friction coupling residual on A). */
+static void test_nearsym(void)
+{
+    lcp_problem P;
+    lcp_info info;
+    int m = 300;
+    mk_random(&P, m, m, 3, 0.1, 71);
+    perturb(&P, 8e-13, 72);
+    double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    double *w = malloc(sizeof(double) * (size_t)m);
+    tp_known(&P, zs, 73);
+    const lcp_solver *s = lcp_solver_find("ldlt-ref");
+    lcp_options opt;
+    lcp_options_default(&opt);
+    ok(lcp_solver_supports(s, &P) == LCP_OK && !lcp_csr_is_symmetric(&P.A),
+       "ref/nearsym-registry-accepts");
+    lcp_status st = lcp_solve(s, &P, &opt, z, &info);
+    lcp_residuals R;
+    lcp_residual(&P, z, w, &R);
+    double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && info.asymmetry > 0.0 && info.asymmetry <= 1e-12 && d <= 1e-12 &&
+           R.rinf <= 1e-13 * fmax(1.0, inf_norm(P.q, m)) && info.residual_inf == R.rinf,
+       "ref/nearsym-known-m%d-exact-on-A", m);
+    tap_diag("near-symmetric m=%d: %s, asymmetry %.3g, |z - z*| %.3g, ||r||_inf on A %.3g", m,
+             lcp_status_str(st), info.asymmetry, d, R.rinf);
+    st = solve(&P, REF_DENSE, 1, -1, 0, 0, z, &info, NULL);
+    d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && d <= 1e-12, "ref/nearsym-dense-known-m%d", m);
+    opt.sym_tol = 1e-15;                        /* tighter: Lemke's method, same answer */
+    st = lcp_solve(s, &P, &opt, z, &info);
+    d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+    ok(st == LCP_OK && info.asymmetry > 1e-15 && info.factorizations == 0 && d <= 1e-12,
+       "ref/nearsym-above-sym-tol-lemke");
+    free(zs);
+    free(z);
+    free(w);
+    lcp_problem_free(&P);
+    /* friction coupling (coupled pivoting's GMRES uses A's rows) */
+    if (tp_contact(&P, 6, 30, 60, 2, 0.5, 1e-4, 32) != 0) {
+        ok(0, "ref/nearsym-findex (setup)");
+        lcp_problem_free(&P);
+        return;
+    }
+    m = P.m;
+    perturb(&P, 1e-12, 74);
+    z = malloc(sizeof(double) * (size_t)m);
+    w = malloc(sizeof(double) * (size_t)m);
+    ref_stats rs;
+    st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, &rs);
+    lcp_residual(&P, z, w, &R);
+    ok(st == LCP_OK && R.rinf <= 1e-13 * fmax(1.0, inf_norm(P.q, m)) && info.asymmetry > 0.0,
+       "ref/nearsym-findex-m%d-exact-on-A", m);
+    tap_diag("near-symmetric findex m=%d: %s, asymmetry %.3g, ||r||_inf %.3g, coupled %ld", m,
+             lcp_status_str(st), info.asymmetry, R.rinf, rs.coupled_steps);
+    free(z);
+    free(w);
+    lcp_problem_free(&P);
+}
+
 /* The interior-point phase forced on (ro.ipm = 1: it runs after the first block step that
  * leaves violators), on the problems above: the answers must not change.  Also: the auto
  * rule starts it on a contact problem where block steps stall, and the answer is exact. */
@@ -507,17 +621,14 @@ static void test_small_cases(void)
         tap_diag("indefinite: %s", lcp_status_str(st));
         lcp_problem_free(&P);
     }
-    /* non-symmetric A */
+    /* non-symmetric A: handed to Lemke's method (z = (1/4, 1/2)), no factorisation */
     {
         const double A[] = {2, 1, 0, 2}, q[] = {-1, -1};
         tp_dense(&P, 2, A, q, NULL, NULL, NULL);
         lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 0, z, &info, NULL);
-        const lcp_solver *s = lcp_solver_find("ldlt-ref");
-        lcp_options opt;
-        lcp_options_default(&opt);
-        lcp_status sr = s ? lcp_solve(s, &P, &opt, z, &info) : LCP_ERR_ARG;
-        ok(st == LCP_ERR_NEEDS_SYMMETRIC && sr == LCP_ERR_NEEDS_SYMMETRIC,
-           "ref/nonsymmetric-refused");
+        ok(st == LCP_OK && fabs(z[0] - 0.25) <= 1e-15 && fabs(z[1] - 0.5) <= 1e-15 &&
+               info.asymmetry == 0.5 && info.factorizations == 0,
+           "ref/nonsymmetric-solved-by-lemke");
         lcp_problem_free(&P);
     }
     /* NaN in q: rejected by lcp_problem_check, and never LCP_OK from ldlt-ref */
@@ -569,6 +680,41 @@ static void test_pivot_cap(void)
     lcp_status st = solve(&P, REF_CHOLMOD, 1, -1, 0, 2, z, &info, NULL);
     ok(st == LCP_PIVOT_CAP && info.row >= 0 && info.row < m && info.pivots <= 2,
        "ref/pivot-cap-reported");
+    /* the answer is the best iterate: never worse than z = 0 (the start), and the residual
+     * reported is that of the z returned */
+    double *w = malloc(sizeof(double) * (size_t)m), *z0 = calloc((size_t)m, sizeof(double));
+    lcp_residuals R, R0;
+    lcp_residual(&P, z, w, &R);
+    lcp_residual(&P, z0, w, &R0);
+    ok(R.rinf <= R0.rinf && R.rinf == info.residual_inf, "ref/pivot-cap-best-iterate");
+    tap_diag("pivot cap: ||r||_inf %.3g, start %.3g", R.rinf, R0.rinf);
+    free(w);
+    free(z0);
+    free(z);
+    lcp_problem_free(&P);
+    /* pivot caps across a contact problem's block steps: intermediate partitions are often
+     * worse than the start; every capped answer must not be */
+    if (tp_contact(&P, 6, 60, 300, 2, 0.5, 1e-4, 43) != 0) {
+        ok(0, "ref/pivot-cap-best-iterate-contact (setup)");
+        lcp_problem_free(&P);
+        return;
+    }
+    m = P.m;
+    z = malloc(sizeof(double) * (size_t)m);
+    w = malloc(sizeof(double) * (size_t)m);
+    z0 = calloc((size_t)m, sizeof(double));
+    lcp_residual(&P, z0, w, &R0);
+    int capped = 0, worse = 0;
+    for (long cap = 50; cap <= 1600; cap *= 2) {
+        st = solve(&P, REF_CHOLMOD, 1, -1, 0, cap, z, &info, NULL);
+        lcp_residual(&P, z, w, &R);
+        capped += st == LCP_PIVOT_CAP;
+        worse += st > 0 && !(R.rinf <= R0.rinf && R.rinf == info.residual_inf);
+        tap_diag("cap %ld: %s ||r||_inf %.3g (start %.3g)", cap, lcp_status_str(st), R.rinf, R0.rinf);
+    }
+    ok(capped > 0 && worse == 0, "ref/pivot-cap-best-iterate-contact-m%d (%d capped)", m, capped);
+    free(w);
+    free(z0);
     free(z);
     lcp_problem_free(&P);
 }
@@ -619,6 +765,11 @@ int main(void)
     test_findex(30, 60, 32);
     test_ipm();
     test_pivot_cap();
+    test_nearsym();
     ok(n_leaks == 0, "ref/malloc-count-balanced (%ld solves)", n_solves);
+    ok(n_ok > 0 && n_ok_rounding == n_ok,
+       "ref/every-converged-at-rounding-row-by-row (%ld of %ld, worst %.3g eps)", n_ok_rounding,
+       n_ok, worst_round);
+    ok(n_usable_worse == 0, "ref/usable-never-worse-than-start (%ld usable answers)", n_usable);
     return tap_done();
 }

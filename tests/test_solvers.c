@@ -36,6 +36,20 @@ static int add_random(known *k, const char *name, int d, int nb, int nc, int box
     return 0;
 }
 
+/* expected failures, by solver name, with the reason */
+static const struct {
+    const char *solver, *problem, *reason;
+} todo[] = {
+    {"siconos-cpg", "hand-2x2-free", "Siconos 4.4's CPG ends with its own failure code "
+                                     "before tol 1e-11 (its answer is within 5e-9 of z*)"},
+    {"siconos-cpg", "random-2d-m40", "the same, within 4e-8"},
+    {"siconos-cpg", "random-3d-m120", "the same, within 4e-9"},
+    {"ode-dantzig", "hand-findex-sliding", "ODE's Dantzig freezes the friction bound at mu z_n "
+                                           "of the frictionless normal z_n = 1, so z = (7/8, "
+                                           "1/2) (as designed)"},
+    {"bullet-dantzig", "hand-findex-sliding", "Bullet's copy of ODE's Dantzig: the same"},
+};
+
 int main(void)
 {
     known K[16];
@@ -95,6 +109,14 @@ int main(void)
             double *z = calloc((size_t)P->m, sizeof(double));
             lcp_info info;
             lcp_status st = lcp_solve(&S[s], P, &o, z, &info);
+            if (st == LCP_ERR_TOO_LARGE) { /* a size cap the registry flags cannot state */
+                ok(1, "%s/%s # SKIP too-large", S[s].name, K[k].name);
+                free(z);
+                continue;
+            }
+            for (size_t e = 0; e < sizeof todo / sizeof todo[0]; e++)
+                if (!strcmp(S[s].name, todo[e].solver) && !strcmp(K[k].name, todo[e].problem))
+                    tap_todo(todo[e].reason);
             double err = 0.0;
             for (int i = 0; i < P->m; i++) err = fmax(err, fabs(z[i] - K[k].zstar[i]));
             int good = (st == LCP_OK || st == LCP_NONUNIQUE) && err <= 1e-7;

@@ -1,28 +1,31 @@
-# lcpbench: 0.1.0 (git c3e675e18a32)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T22:51:11Z
-# stack: ||r||_2 against iteration; data: ../history/*.csv (lcpbench run)
+# stack-iter: lcpbench figure; data in stack-iter.csv (series,x,y; one block per series).
+# Redraw with `gnuplot stack-iter.gp' in this folder.  Style: paper.
 set datafile separator ','
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "sweep"
+set ylabel "||r||_2 (natural-map residual)"
+set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [0:10000]
+set xtics 2000
+set format x '%g'
+set yrange [1e-16:0.001]
 set logscale y
-set format y '%.0e'
-set grid
-set xlabel 'iteration'
-set ylabel '||r||_2 (natural-map residual)'
-set title "stack".': residual against iteration'
-set key outside right top
-set terminal pngcairo size 1000,600 noenhanced
+set format y '1e%L'
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-iter.png'
-set termoption noenhanced
+set title "stack: residual against sweep"
 plot \
-  "../history/stack__pgs.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "pgs", \
-  "../history/stack__amgs-3.1-I.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-I", \
-  "../history/stack__amgs-3.1-D.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D", \
-  "../history/stack__amgs-3.1-D-b0.25.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D-b0.25", \
-  "../history/stack__amgs-3.1-D-b0.75.csv" using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 title "amgs-3.1-D-b0.75"
-set terminal pdfcairo size 7in,4.2in noenhanced
+  'stack-iter.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 32 title "pgs", \
+  'stack-iter.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 33 title "amgs-3.1-I", \
+  'stack-iter.csv' index 2 using 2:3 with linespoints lw 1.5 dt 4 lc rgb '#D55E00' pt 8 ps 0.8 pi 34 title "amgs-3.1-D", \
+  'stack-iter.csv' index 3 using 2:3 with linespoints lw 1.5 dt 5 lc rgb '#009E73' pt 12 ps 0.8 pi 35 title "amgs-3.1-D-b0.25", \
+  'stack-iter.csv' index 4 using 2:3 with linespoints lw 1.5 dt 3 lc rgb '#CC79A7' pt 2 ps 0.8 pi 36 title "amgs-3.1-D-b0.75", \
+  1.000000e-08 with lines lw 1 dt 3 lc rgb '#606060' title "tolerance 1e-08"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'stack-iter.pdf'
-set termoption noenhanced
 replot
 unset output

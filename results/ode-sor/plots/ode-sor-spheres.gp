@@ -1,23 +1,27 @@
-# lcpbench: 0.1.0 (git c3e675e18a32)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T22:51:06Z
+# ode-sor-spheres: lcpbench figure; data in ode-sor-spheres.csv (series,x,y; one block per series).
+# Redraw with `gnuplot ode-sor-spheres.gp' in this folder.  Style: paper.
 set datafile separator ','
-set grid
-set xlabel 'omega'
-set title 'spheres: relaxation and ordering'
-set key top left
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "omega (PSOR relaxation)"
+set ylabel "||r||_2 after 2000 sweeps (1e-6 not reached)"
+set key inside top left opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [0.8:1.9]
+set xtics 0.2
+set format x '%g'
+set yrange [0.0001:0.01]
 set logscale y
-set format y '%.0e'
-set ylabel '||r||_2 after 2000 sweeps (1e-6 not reached)'
-set terminal pngcairo size 1000,600 noenhanced
+set format y '1e%L'
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'ode-sor-spheres.png'
-set termoption noenhanced
-plot '../ode-sor.csv' using (strcol(1) eq 'spheres' ? $2 : 1/0):9 with linespoints lw 2 title 'natural', \
-  '../ode-sor.csv' using (strcol(1) eq 'spheres' ? $2 : 1/0):10 with linespoints lw 2 title 'random8 (reshuffled every 8)'
-set terminal pdfcairo size 7in,4.2in noenhanced
+set title "spheres: relaxation and ordering"
+plot \
+  'ode-sor-spheres.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 1 title "natural", \
+  'ode-sor-spheres.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 1 title "random8 (reshuffled every 8)"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'ode-sor-spheres.pdf'
-set termoption noenhanced
 replot
 unset output

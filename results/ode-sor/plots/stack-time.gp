@@ -1,29 +1,32 @@
-# lcpbench: 0.1.0 (git c3e675e18a32)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T22:51:05Z
-# stack: ||r||_2 against time; data: ../history/*.csv (lcpbench run)
+# stack-time: lcpbench figure; data in stack-time.csv (series,x,y; one block per series).
+# Redraw with `gnuplot stack-time.gp' in this folder.  Style: paper.
 set datafile separator ','
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "solve time (s)"
+set ylabel "||r||_2 (natural-map residual)"
+set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [7.25e-06:0.001873992]
+set xtics 0.0005
+set format x '%g'
+set yrange [1e-17:1]
 set logscale y
-set format y '%.0e'
-set grid
-set xlabel 'solve time (s)'
-set ylabel '||r||_2 (natural-map residual)'
-set title "stack".': residual against time'
-set key outside right top
-set terminal pngcairo size 1000,600 noenhanced
+set format y '1e%L'
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-time.png'
-set termoption noenhanced
+set title "stack: residual against time"
 plot \
-  "../history/stack__natural-1.0.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "natural-1.0", \
-  "../history/stack__natural-1.3.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "natural-1.3", \
-  "../history/stack__natural-1.7.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "natural-1.7", \
-  "../history/stack__random8-1.0.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "random8-1.0", \
-  "../history/stack__random8-1.3.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "random8-1.3", \
-  "../history/stack__random8-1.7.csv" using 4:($2 > 0 ? $2 : 1/0) with lines lw 2 title "random8-1.7"
-set terminal pdfcairo size 7in,4.2in noenhanced
+  'stack-time.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 32 title "natural-1.0", \
+  'stack-time.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 33 title "natural-1.3", \
+  'stack-time.csv' index 2 using 2:3 with linespoints lw 1.5 dt 4 lc rgb '#D55E00' pt 8 ps 0.8 pi 34 title "natural-1.7", \
+  'stack-time.csv' index 3 using 2:3 with linespoints lw 1.5 dt 5 lc rgb '#009E73' pt 12 ps 0.8 pi 35 title "random8-1.0", \
+  'stack-time.csv' index 4 using 2:3 with linespoints lw 1.5 dt 3 lc rgb '#CC79A7' pt 2 ps 0.8 pi 36 title "random8-1.3", \
+  'stack-time.csv' index 5 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#E69F00' pt 10 ps 0.8 pi 37 title "random8-1.7", \
+  1.000000e-06 with lines lw 1 dt 3 lc rgb '#606060' title "tolerance 1e-06"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'stack-time.pdf'
-set termoption noenhanced
 replot
 unset output

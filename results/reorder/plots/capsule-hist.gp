@@ -1,37 +1,41 @@
-# lcpbench: 0.1.0 (git 555522e65a73)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T23:39:28Z
+# capsule-hist: lcpbench figure; data in capsule-hist.csv (series,x,y; one block per series).
+# Redraw with `gnuplot capsule-hist.gp' in this folder.  Style: paper.
 set datafile separator ','
-set style fill solid 0.6
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "PGS sweeps to ||r||_2 <= 1e-4 (101 = not reached)"
+set ylabel "orderings"
+unset key
+set xrange [1:13]
+set xtics 2
+set format x '%g'
+set format y '%g'
+set yrange [0:711.245]
+set label "natural (default): 6" at 6, 376.32 left offset character 1.5, 0 front
+set label "reverse: 12" at 12, 423.36 right offset character -1.5, 0 front
+set label "symmetric: 11" at 11, 470.4 right offset character -1.5, 0 front
+set label "error: 8" at 8, 517.44 right offset character -1.5, 0 front
+set label "mass: 8" at 8, 564.48 right offset character -1.5, 0 front
+set label "pgs-block: 2" at 2, 611.52 left offset character 1.5, 0 front
+set label "random (median of 20 seeds): 11" at 11, 658.56 right offset character -1.5, 0 front
 set boxwidth 0.9
-set grid ytics
-set xlabel 'PGS sweeps to ||r||_2 < 1e-4 (101 = not reached)'
-set ylabel 'orderings'
-set xrange [-1:103]
-set yrange [0:*]
-set title 'capsule: 720 orderings'
-set arrow from 6, graph 0 to 6, graph 1 nohead dt 2 lc rgb 'red'
-set label 'natural' at 6, graph 0.98 rotate by 90 right tc rgb 'red'
-set arrow from 12, graph 0 to 12, graph 1 nohead dt 2 lc rgb 'red'
-set label 'reverse' at 12, graph 0.82 rotate by 90 right tc rgb 'red'
-set arrow from 11, graph 0 to 11, graph 1 nohead dt 2 lc rgb 'red'
-set label 'symmetric' at 11, graph 0.66 rotate by 90 right tc rgb 'red'
-set arrow from 8, graph 0 to 8, graph 1 nohead dt 2 lc rgb 'red'
-set label 'error' at 8, graph 0.50 rotate by 90 right tc rgb 'red'
-set arrow from 8, graph 0 to 8, graph 1 nohead dt 2 lc rgb 'red'
-set label 'mass' at 8, graph 0.34 rotate by 90 right tc rgb 'red'
-set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lc rgb 'red'
-set label 'pgs-block' at 2, graph 0.18 rotate by 90 right tc rgb 'red'
-set arrow from 11, graph 0 to 11, graph 1 nohead dt 3 lc rgb 'blue'
-set label 'random (median of 20 seeds)' at 11, graph 0.5 rotate by 90 right tc rgb 'blue'
-set terminal pngcairo size 1000,600 noenhanced
+set grid noxtics ytics
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'capsule-hist.png'
-set termoption noenhanced
-plot '../reorder-capsule-hist.csv' using 1:2 with boxes notitle
-set terminal pdfcairo size 7in,4.2in noenhanced
+set title "capsule: 720 orderings"
+plot \
+  'capsule-hist.csv' index 0 using 2:3 with boxes fs solid 0.5 border lc rgb '#000000' lc rgb '#0072B2' notitle, \
+  'capsule-hist.csv' index 1 using 2:3 with points lc rgb '#0072B2' pt 5 ps 0.9 notitle, \
+  'capsule-hist.csv' index 2 using 2:3 with points lc rgb '#D55E00' pt 9 ps 0.9 notitle, \
+  'capsule-hist.csv' index 3 using 2:3 with points lc rgb '#009E73' pt 13 ps 0.9 notitle, \
+  'capsule-hist.csv' index 4 using 2:3 with points lc rgb '#CC79A7' pt 3 ps 0.9 notitle, \
+  'capsule-hist.csv' index 5 using 2:3 with points lc rgb '#E69F00' pt 11 ps 0.9 notitle, \
+  'capsule-hist.csv' index 6 using 2:3 with points lc rgb '#56B4E9' pt 15 ps 0.9 notitle, \
+  'capsule-hist.csv' index 7 using 2:3 with points lc rgb '#000000' pt 7 ps 0.9 notitle
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'capsule-hist.pdf'
-set termoption noenhanced
 replot
 unset output

@@ -1,37 +1,41 @@
-# lcpbench: 0.1.0 (git 555522e65a73)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T23:39:29Z
+# three-spheres-hist: lcpbench figure; data in three-spheres-hist.csv (series,x,y; one block per series).
+# Redraw with `gnuplot three-spheres-hist.gp' in this folder.  Style: paper.
 set datafile separator ','
-set style fill solid 0.6
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "PGS sweeps to ||r||_2 <= 1e-4 (101 = not reached)"
+set ylabel "orderings"
+unset key
+set xrange [4:78]
+set xtics 20
+set format x '%g'
+set format y '%g'
+set yrange [0:95908]
+set label "natural (default): 9" at 9, 50744.96 left offset character 1.5, 0 front
+set label "reverse: 14" at 14, 57088.08 left offset character 1.5, 0 front
+set label "symmetric: 15" at 15, 63431.2 left offset character 1.5, 0 front
+set label "error: 10" at 10, 69774.32 left offset character 1.5, 0 front
+set label "mass: 12" at 12, 76117.44 left offset character 1.5, 0 front
+set label "pgs-block: 6" at 6, 82460.56 left offset character 1.5, 0 front
+set label "random (median of 20 seeds): 15" at 15, 88803.68 left offset character 1.5, 0 front
 set boxwidth 0.9
-set grid ytics
-set xlabel 'PGS sweeps to ||r||_2 < 1e-4 (101 = not reached)'
-set ylabel 'orderings'
-set xrange [-1:103]
-set yrange [0:*]
-set title 'three-spheres: 362880 orderings'
-set arrow from 9, graph 0 to 9, graph 1 nohead dt 2 lc rgb 'red'
-set label 'natural' at 9, graph 0.98 rotate by 90 right tc rgb 'red'
-set arrow from 14, graph 0 to 14, graph 1 nohead dt 2 lc rgb 'red'
-set label 'reverse' at 14, graph 0.82 rotate by 90 right tc rgb 'red'
-set arrow from 15, graph 0 to 15, graph 1 nohead dt 2 lc rgb 'red'
-set label 'symmetric' at 15, graph 0.66 rotate by 90 right tc rgb 'red'
-set arrow from 10, graph 0 to 10, graph 1 nohead dt 2 lc rgb 'red'
-set label 'error' at 10, graph 0.50 rotate by 90 right tc rgb 'red'
-set arrow from 12, graph 0 to 12, graph 1 nohead dt 2 lc rgb 'red'
-set label 'mass' at 12, graph 0.34 rotate by 90 right tc rgb 'red'
-set arrow from 6, graph 0 to 6, graph 1 nohead dt 2 lc rgb 'red'
-set label 'pgs-block' at 6, graph 0.18 rotate by 90 right tc rgb 'red'
-set arrow from 15, graph 0 to 15, graph 1 nohead dt 3 lc rgb 'blue'
-set label 'random (median of 20 seeds)' at 15, graph 0.5 rotate by 90 right tc rgb 'blue'
-set terminal pngcairo size 1000,600 noenhanced
+set grid noxtics ytics
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'three-spheres-hist.png'
-set termoption noenhanced
-plot '../reorder-three-spheres-hist.csv' using 1:2 with boxes notitle
-set terminal pdfcairo size 7in,4.2in noenhanced
+set title "three-spheres: 362880 orderings"
+plot \
+  'three-spheres-hist.csv' index 0 using 2:3 with boxes fs solid 0.5 border lc rgb '#000000' lc rgb '#0072B2' notitle, \
+  'three-spheres-hist.csv' index 1 using 2:3 with points lc rgb '#0072B2' pt 5 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 2 using 2:3 with points lc rgb '#D55E00' pt 9 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 3 using 2:3 with points lc rgb '#009E73' pt 13 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 4 using 2:3 with points lc rgb '#CC79A7' pt 3 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 5 using 2:3 with points lc rgb '#E69F00' pt 11 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 6 using 2:3 with points lc rgb '#56B4E9' pt 15 ps 0.9 notitle, \
+  'three-spheres-hist.csv' index 7 using 2:3 with points lc rgb '#000000' pt 7 ps 0.9 notitle
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'three-spheres-hist.pdf'
-set termoption noenhanced
 replot
 unset output

@@ -1,21 +1,26 @@
-# lcpbench: 0.1.0 (git c3e675e18a32)
-# compiler: gcc 12.2.0, flags: buildtype=release optimization=3 c_args=
-# cpu: Intel(R) Xeon(R) Processor (2 online)
-# libraries: CHOLMOD 3.0.14, OpenBLAS 0.3.21, LAPACKE 3.11.0; OpenBLAS build: OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64, kernel Prescott, OPENBLAS_NUM_THREADS=1
-# date: 2026-11-22T22:51:31Z
+# spook-pgs-scaling: lcpbench figure; data in spook-pgs-scaling.csv (series,x,y; one block per series).
+# Redraw with `gnuplot spook-pgs-scaling.gp' in this folder.  Style: paper.
 set datafile separator ','
-set logscale xy
-set grid
-set xlabel 'rows'
-set ylabel 'time per PGS sweep (s)'
-set title 'spheres: cost of a sweep against size'
-set key top left
-set terminal pngcairo size 1000,600 noenhanced
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "rows m"
+set ylabel "time per PGS sweep (s)"
+set key inside top left opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [672:210891]
+set yrange [1e-05:0.1]
+set logscale y
+set format y '1e%L'
+set logscale x
+set format x '1e%L'
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'spook-pgs-scaling.png'
-set termoption noenhanced
-plot '../spook-pgs-scaling.csv' using 2:3 w lp lw 2 pt 7 t 'PGS sweep'
-set terminal pdfcairo size 7in,4.2in noenhanced
+set title "spheres: cost of a sweep against size"
+plot \
+  'spook-pgs-scaling.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 1 title "PGS sweep"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'spook-pgs-scaling.pdf'
-set termoption noenhanced
 replot
 unset output

@@ -1,0 +1,1054 @@
+/* convert.c: `lcpbench convert IN OUT': instance folders to and from the formats other tools
+ * use.  Every conversion builds an lcp_problem and validates it (lcp_problem_check) before
+ * anything is written; outputs are written whole or not at all.
+ *
+ *   folder   the instance folder (README "Instance folders"): in and out
+ *   fclib    FCLIB HDF5 (Acary et al., the frictional-contact collection) through libfclib:
+ *            local problems in and out, global problems in.  A contact alpha of dimension d
+ *            (2 or 3) has rows d*alpha (normal) and d*alpha+1.. (tangents); FCLIB's Coulomb
+ *            cone |r_T| <= mu r_N becomes, with --friction box (default), the box-friction
+ *            BLCP of ODE's convention: normal row 0 <= z, tangent rows -mu z_N <= z <= mu z_N
+ *            (findex = the normal row), dropping the cone's De Saxce term mu |u_T| from the
+ *            normal velocity; with --friction none, the frictionless normal LCP (W_NN, q_N).
+ *            The mixed part (V, R, s: multipliers lambda with V^T r + R lambda + s = 0) becomes
+ *            free rows (lo = -inf, hi = +inf) after the contact rows.  Global problems
+ *            (M v = H r + G lambda + f, G^T v + b = 0, u = H^T v + w) are reduced with
+ *            v = M^-1 (H r + G lambda + f): J = [H^T; G^T], Minv = M^-1 (dense LAPACKE
+ *            Cholesky, n <= 4000), A = J Minv J^T, q = J Minv f + [w; b].
+ *            Out: the instance's rows must be contacts (a normal row 0 <= z followed by its
+ *            1 or 2 friction rows with findex, one mu per contact) and free rows; a
+ *            frictionless LCP is written as 2D contacts with mu = 0 and a decoupled tangent
+ *            row (W_tt = 1, q_t = 0), which reads back as itself with --friction none.
+ *            z0.mtx and zref.mtx travel as FCLIB's guess and solution (r).
+ *   siconos  Siconos Numerics' .dat LCP files (linearComplementarity_printInFile): in.  Dense
+ *            storage only (the matrix buffer is column-major: value k is M(k mod n, k div n));
+ *            w = M z + q is our convention.
+ *   ode      a dense text form of ODE's, DART's and Bullet's dSolveLCP arguments: A x = b + w
+ *            with lo, hi, findex and nub leading unbounded rows, so q = -b.  In and out.
+ *            Layout: lines starting with '#' are comments; then `n nub', the n x n matrix A
+ *            row by row (full, not ODE's padded triangle), then b, lo, hi (n numbers each,
+ *            `inf' allowed) and findex (n integers, -1 = none).
+ * Cost: linear in the nonzeros, except the global FCLIB reduction (O(n^3) dense).
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef LCPBENCH_HAVE_FCLIB
+#include <fclib.h>
+#include <hdf5.h>
+#endif
+
+static const char *CMD = "convert";
+
+typedef enum fmt { FMT_NONE = -1, FMT_FOLDER, FMT_FCLIB, FMT_SICONOS, FMT_ODE } fmt;
+static const char *const fmt_names[] = {"folder", "fclib", "siconos", "ode"};
+
+typedef struct conv_args {
+    const char *in, *out;
+    fmt from, to;
+    int friction_box; /* 1: box-friction BLCP from FCLIB (default), 0: normal LCP only */
+    int force;
+} conv_args;
+
+static void help(void)
+{
+    printf("usage: lcpbench convert IN OUT [--from FMT] [--to FMT] [--friction box|none] "
+           "[--force]\n\n"
+           "Converts an LCP between formats (FMT: folder, fclib, siconos, ode); the format is\n"
+           "taken from the name when not given: .hdf5/.h5 = fclib, .dat = siconos, .ode = ode,\n"
+           "anything else = an instance folder.\n\n"
+           "  folder   instance folder (Matrix Market), in and out\n"
+           "  fclib    FCLIB HDF5 through libfclib: local problems in and out, global in%s\n"
+           "  siconos  Siconos Numerics .dat LCP file (dense), in\n"
+           "  ode      dense text of ODE/DART/Bullet's dSolveLCP arguments (A x = b + w, q = -b),\n"
+           "           in and out\n"
+           "  --friction box   FCLIB's Coulomb cone as box friction (findex rows; default)\n"
+           "  --friction none  FCLIB's normal rows only (the frictionless LCP)\n"
+           "  --force          replace OUT when it exists\n\n"
+           "Conventions and mappings: README section \"Bring your own problem and solver\".\n",
+#ifdef LCPBENCH_HAVE_FCLIB
+           ""
+#else
+           " (not built: install libfclib-dev and rebuild)"
+#endif
+    );
+}
+
+static fmt fmt_parse(const char *s)
+{
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(s, fmt_names[k])) return (fmt)k;
+    return FMT_NONE;
+}
+
+static fmt fmt_guess(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return FMT_FOLDER;
+    if (!strcmp(dot, ".hdf5") || !strcmp(dot, ".h5")) return FMT_FCLIB;
+    if (!strcmp(dot, ".dat")) return FMT_SICONOS;
+    if (!strcmp(dot, ".ode")) return FMT_ODE;
+    return FMT_FOLDER;
+}
+
+static lcp_status fail(char *msg, size_t len, lcp_status st, const char *fmt_, ...)
+    __attribute__((format(printf, 4, 5)));
+static lcp_status fail(char *msg, size_t len, lcp_status st, const char *fmt_, ...)
+{
+    va_list ap;
+    va_start(ap, fmt_);
+    vsnprintf(msg, len, fmt_, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- a problem from dense row-major data --------------------------------------------------- */
+
+/* P (initialised) from the dense m x m matrix a (row-major; entries equal to 0 are not
+ * stored), q, and optional lo, hi, findex; validated. */
+static lcp_status from_dense(lcp_problem *P, int m, const double *a, const double *q,
+                             const double *lo, const double *hi, const int *findex,
+                             const char *where, char *msg, size_t len)
+{
+    size_t nnz = 0;
+    for (size_t k = 0; k < (size_t)m * m; k++) nnz += a[k] != 0.0;
+    int *ti = malloc((nnz ? nnz : 1) * sizeof *ti), *tj = malloc((nnz ? nnz : 1) * sizeof *tj);
+    double *tx = malloc((nnz ? nnz : 1) * sizeof *tx);
+    lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
+    size_t k = 0;
+    for (int i = 0; st == LCP_OK && i < m; i++)
+        for (int j = 0; j < m; j++)
+            if (a[(size_t)i * m + j] != 0.0) {
+                ti[k] = i;
+                tj[k] = j;
+                tx[k++] = a[(size_t)i * m + j];
+            }
+    if (st == LCP_OK) st = lcp_csr_from_triplets(&P->A, m, m, (int)nnz, ti, tj, tx);
+    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, m);
+    if (st == LCP_OK && findex && !(P->findex = malloc((size_t)(m ? m : 1) * sizeof(int))))
+        st = LCP_ERR_NOMEM;
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        P->q[i] = q[i];
+        if (lo) P->lo[i] = lo[i];
+        if (hi) P->hi[i] = hi[i];
+        if (findex) P->findex[i] = findex[i];
+    }
+    free(ti);
+    free(tj);
+    free(tx);
+    if (st != LCP_OK) return fail(msg, len, st, "%s: %s", where, lcp_status_str(st));
+    char m2[1024];
+    st = lcp_problem_check(P, m2, sizeof m2);
+    return st == LCP_OK ? st : fail(msg, len, st, "%s: %s", where, m2);
+}
+
+/* ---- whitespace-separated numbers of a text file ------------------------------------------- */
+
+typedef struct tokens {
+    FILE *f;
+    const char *path;
+    long line;
+} tokens;
+
+/* next token (skipping blanks, and '#' comment lines when comments) into buf; 0 at the end */
+static int next_token(tokens *t, char *buf, size_t len, int comments)
+{
+    int c;
+    size_t n = 0;
+    for (;;) {
+        c = fgetc(t->f);
+        if (c == '\n') t->line++;
+        else if (c == '#' && comments) {
+            while ((c = fgetc(t->f)) != EOF && c != '\n') {}
+            if (c == '\n') t->line++;
+        } else if (c == EOF || !(c == ' ' || c == '\t' || c == '\r')) break;
+    }
+    while (c != EOF && !(c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+        if (n + 1 < len) buf[n++] = (char)c;
+        c = fgetc(t->f);
+    }
+    if (c == '\n') ungetc(c, t->f);
+    buf[n] = 0;
+    return n > 0;
+}
+
+/* a real (inf allowed when bounds) or an integer in [ilo, ihi] (when integer) */
+static lcp_status read_num(tokens *t, int comments, int bounds, double *v, const char *what,
+                           char *msg, size_t len)
+{
+    char buf[128], *end;
+    if (!next_token(t, buf, sizeof buf, comments))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: file ends before %s", t->path, t->line,
+                    what);
+    errno = 0;
+    *v = strtod(buf, &end);
+    if (end == buf || *end || errno == ERANGE || isnan(*v) || (!bounds && isinf(*v)))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: %s: '%s' is not a %snumber", t->path,
+                    t->line, what, buf, bounds ? "" : "finite ");
+    return LCP_OK;
+}
+
+static lcp_status read_int(tokens *t, int comments, long lo, long hi, long *v, const char *what,
+                           char *msg, size_t len)
+{
+    char buf[128], *end;
+    if (!next_token(t, buf, sizeof buf, comments))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: file ends before %s", t->path, t->line,
+                    what);
+    errno = 0;
+    *v = strtol(buf, &end, 10);
+    if (end == buf || *end || errno == ERANGE || *v < lo || *v > hi)
+        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: %s: '%s' is not an integer in %ld..%ld",
+                    t->path, t->line, what, buf, lo, hi);
+    return LCP_OK;
+}
+
+static lcp_status open_tokens(tokens *t, const char *path, char *msg, size_t len)
+{
+    struct stat sb;
+    t->path = path;
+    t->line = 1;
+    t->f = NULL;
+    if (stat(path, &sb) != 0)
+        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return fail(msg, len, LCP_ERR_IO, "%s: not a regular file", path);
+    if (!(t->f = fopen(path, "r")))
+        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return LCP_OK;
+}
+
+/* the largest problem the dense text formats take: 8 bytes per entry at most 2 GiB */
+enum { DENSE_MAX = 16384 };
+
+/* ---- Siconos .dat (in) --------------------------------------------------------------------- */
+
+static lcp_status read_siconos(const char *path, lcp_problem *P, char *msg, size_t len)
+{
+    tokens t;
+    lcp_status st = open_tokens(&t, path, msg, len);
+    long n = 0, storage = 0, s0 = 0, s1 = 0, d0 = 0, d1 = 0;
+    double *a = NULL, *q = NULL;
+    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &n, "the size", msg, len);
+    if (st == LCP_OK) st = read_int(&t, 0, 0, 10, &storage, "the storage type", msg, len);
+    if (st == LCP_OK && storage != 0)
+        st = fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: storage type %ld (%s) is not supported: "
+                  "only dense (0)", path, t.line, storage,
+                  storage == 1 ? "sparse block" : storage == 2 ? "sparse" : "unknown");
+    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &s0, "the row count", msg, len);
+    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &s1, "the column count", msg, len);
+    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &d0, "the dense row count", msg, len);
+    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &d1, "the dense column count", msg, len);
+    if (st == LCP_OK && (s0 != n || s1 != n || d0 != n || d1 != n))
+        st = fail(msg, len, LCP_ERR_INCONSISTENT, "%s:%ld: matrix %ld x %ld for an LCP of size "
+                  "%ld", path, t.line, s0, s1, n);
+    if (st == LCP_OK && (!(a = malloc((size_t)n * n * sizeof *a)) ||
+                         !(q = malloc((size_t)n * sizeof *q))))
+        st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
+    for (long k = 0; st == LCP_OK && k < n * n; k++) {
+        double v;
+        st = read_num(&t, 0, 0, &v, "M", msg, len);
+        a[(k % n) * n + k / n] = v; /* column-major buffer: value k is M(k mod n, k div n) */
+    }
+    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 0, 0, &q[i], "q", msg, len);
+    if (st == LCP_OK) st = from_dense(P, (int)n, a, q, NULL, NULL, NULL, path, msg, len);
+    if (t.f) fclose(t.f);
+    free(a);
+    free(q);
+    return st;
+}
+
+/* ---- ODE / DART / Bullet dense text (in and out) ------------------------------------------- */
+
+static lcp_status read_ode(const char *path, lcp_problem *P, char *msg, size_t len)
+{
+    tokens t;
+    lcp_status st = open_tokens(&t, path, msg, len);
+    long n = 0, nub = 0;
+    double *a = NULL, *b = NULL, *lo = NULL, *hi = NULL;
+    int *fx = NULL;
+    if (st == LCP_OK) st = read_int(&t, 1, 1, DENSE_MAX, &n, "n", msg, len);
+    if (st == LCP_OK) st = read_int(&t, 1, 0, n, &nub, "nub", msg, len);
+    if (st == LCP_OK && (!(a = malloc((size_t)n * n * sizeof *a)) ||
+                         !(b = malloc((size_t)n * sizeof *b)) ||
+                         !(lo = malloc((size_t)n * sizeof *lo)) ||
+                         !(hi = malloc((size_t)n * sizeof *hi)) ||
+                         !(fx = malloc((size_t)n * sizeof *fx))))
+        st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
+    for (long k = 0; st == LCP_OK && k < n * n; k++) st = read_num(&t, 1, 0, &a[k], "A", msg, len);
+    for (long i = 0; st == LCP_OK && i < n; i++) {
+        st = read_num(&t, 1, 0, &b[i], "b", msg, len);
+        b[i] = -b[i]; /* A x = b + w  <=>  w = A x + q with q = -b */
+    }
+    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 1, 1, &lo[i], "lo", msg, len);
+    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 1, 1, &hi[i], "hi", msg, len);
+    for (long i = 0; st == LCP_OK && i < n; i++) {
+        long v;
+        st = read_int(&t, 1, -1, n - 1, &v, "findex", msg, len);
+        fx[i] = (int)v;
+    }
+    for (long i = 0; st == LCP_OK && i < nub; i++)
+        if (lo[i] != -INFINITY || hi[i] != INFINITY || fx[i] >= 0)
+            st = fail(msg, len, LCP_ERR_INCONSISTENT, "%s: row %ld is one of the nub = %ld "
+                      "unbounded rows but has bounds or a findex", path, i, nub);
+    int any = 0;
+    for (long i = 0; fx && i < n; i++) any |= fx[i] >= 0;
+    if (st == LCP_OK) st = from_dense(P, (int)n, a, b, lo, hi, any ? fx : NULL, path, msg, len);
+    if (t.f) fclose(t.f);
+    free(a);
+    free(b);
+    free(lo);
+    free(hi);
+    free(fx);
+    return st;
+}
+
+static void put_num(FILE *f, double v, const char *sep)
+{
+    if (isinf(v)) fprintf(f, "%sinf%s", v < 0 ? "-" : "", sep);
+    else fprintf(f, "%.17g%s", v, sep);
+}
+
+static lcp_status write_ode(const char *path, const lcp_problem *P, int force, char *msg,
+                            size_t len)
+{
+    int m = P->m, nub = 0;
+    while (nub < m && P->lo[nub] == -INFINITY && P->hi[nub] == INFINITY &&
+           !(P->findex && P->findex[nub] >= 0))
+        nub++;
+    double *row = calloc((size_t)(m ? m : 1), sizeof *row);
+    bench_out o;
+    char m2[4400];
+    if (!row) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
+    if (bench_out_open(&o, path, force, m2, sizeof m2) != 0) {
+        free(row);
+        return fail(msg, len, LCP_ERR_IO, "%s", m2);
+    }
+    FILE *f = o.f;
+    fprintf(f, "# ODE/DART/Bullet dSolveLCP arguments written by lcpbench: A x = b + w,\n"
+               "# lo <= x <= hi, findex (-1 = none), the first nub rows unbounded; b = -q.\n"
+               "# n nub, then A (n rows, full), b, lo, hi, findex\n%d %d\n", m, nub);
+    for (int i = 0; i < m; i++) {
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) row[P->A.j[k]] = P->A.x[k];
+        for (int j = 0; j < m; j++) put_num(f, row[j], j + 1 < m ? " " : "\n");
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) row[P->A.j[k]] = 0.0;
+    }
+    for (int i = 0; i < m; i++) put_num(f, -P->q[i], i + 1 < m ? " " : "\n"); /* b = -q */
+    for (int i = 0; i < m; i++) put_num(f, P->lo[i], i + 1 < m ? " " : "\n");
+    for (int i = 0; i < m; i++) put_num(f, P->hi[i], i + 1 < m ? " " : "\n");
+    for (int i = 0; i < m; i++)
+        fprintf(f, "%d%s", P->findex ? P->findex[i] : -1, i + 1 < m ? " " : "\n");
+    free(row);
+    if (bench_out_commit(&o, 1, m2, sizeof m2) != 0) return fail(msg, len, LCP_ERR_IO, "%s", m2);
+    return LCP_OK;
+}
+
+/* ---- FCLIB (through libfclib) ------------------------------------------------------------- */
+
+#ifdef LCPBENCH_HAVE_FCLIB
+
+/* the FCLIB matrix as 0-based triplets (row off r0, col off c0, transposed when trans)
+ * appended to (ti, tj, tx) at *k; capacity checked by the caller (entries = fc_nnz) */
+static int fc_nnz(const struct fclib_matrix *M)
+{
+    if (!M) return 0;
+    if (M->nz >= 0) return M->nz;
+    return M->nz == -1 ? M->p[M->n] : M->p[M->m];
+}
+
+static void fc_triplets(const struct fclib_matrix *M, int r0, int c0, int trans, int *ti,
+                        int *tj, double *tx, int *k)
+{
+    int n = fc_nnz(M);
+    for (int e = 0, col = 0, rw = 0; e < n; e++) {
+        int i, j;
+        if (M->nz >= 0) { i = M->p[e]; j = M->i[e]; }
+        else if (M->nz == -1) { while (e >= M->p[col + 1]) col++; i = M->i[e]; j = col; }
+        else { while (e >= M->p[rw + 1]) rw++; i = rw; j = M->i[e]; }
+        ti[*k] = (trans ? j : i) + r0;
+        tj[*k] = (trans ? i : j) + c0;
+        tx[*k] = M->x[e];
+        (*k)++;
+    }
+}
+
+static int fc_valid(const struct fclib_matrix *M, int m, int n)
+{
+    if (!M || M->m != m || M->n != n || !M->x || !M->i || !M->p) return 0;
+    int nn = fc_nnz(M);
+    if (nn < 0) return 0;
+    for (int e = 0; e < nn; e++) {
+        if (!isfinite(M->x[e])) return 0;
+        int a = M->nz >= 0 ? M->p[e] : M->i[e], b = M->nz >= 0 ? M->i[e] : 0;
+        if (M->nz >= 0 && (a < 0 || a >= m || b < 0 || b >= n)) return 0;
+        if (M->nz == -1 && (a < 0 || a >= m)) return 0;
+        if (M->nz == -2 && (a < 0 || a >= n)) return 0;
+    }
+    return 1;
+}
+
+/* Bounds and findex of an FCLIB row layout: nc contacts of dimension d (rows d*a ...), then
+ * p free rows; box friction or (keep == normal rows only) the normal LCP.  keep[i] = new
+ * index of row i or -1. */
+static lcp_status fc_layout(lcp_problem *P, int nc, int d, int p, const double *mu,
+                            const int *keep, int box)
+{
+    int m = P->m;
+    if (box && !(P->findex = malloc((size_t)(m ? m : 1) * sizeof(int)))) return LCP_ERR_NOMEM;
+    for (int a = 0; a < nc; a++)
+        for (int r = 0; r < d; r++) {
+            int i = keep[d * a + r];
+            if (i < 0) continue;
+            if (box) P->findex[i] = r ? keep[d * a] : -1;
+            P->lo[i] = r ? -mu[a] : 0.0;
+            P->hi[i] = r ? mu[a] : INFINITY;
+        }
+    for (int r = 0; r < p; r++) {
+        int i = keep[nc * d + r];
+        P->lo[i] = -INFINITY;
+        P->hi[i] = INFINITY;
+        if (box) P->findex[i] = -1;
+    }
+    return LCP_OK;
+}
+
+/* the vector v (length n) of an FCLIB problem into P->q..., or z0/zref */
+static lcp_status pick(const double *v, const int *keep, int n, int m, double **out)
+{
+    if (!(*out = calloc((size_t)(m ? m : 1), sizeof **out))) return LCP_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        if (keep[i] >= 0) (*out)[keep[i]] = v[i];
+    return LCP_OK;
+}
+
+/* A, q of a local problem [W V; V^T R], [q; s] restricted to the rows kept */
+static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_problem *P,
+                                   int **keep_out, int *nfull, const char *path, char *msg,
+                                   size_t len)
+{
+    int m = L->W ? L->W->m : -1, p = L->R ? L->R->m : 0, d = L->spacedim;
+    if (m <= 0 || (d != 2 && d != 3) || m % d || !L->q || !L->mu)
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: not a local FCLIB problem (W %d rows, "
+                    "spacedim %d)", path, m, d);
+    if (!fc_valid(L->W, m, m) || (p && (!fc_valid(L->V, m, p) || !fc_valid(L->R, p, p) ||
+                                       !L->s)))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: W, V or R malformed (sizes, indices or "
+                    "non-finite values)", path);
+    int nc = m / d, n = m + p, *keep = malloc((size_t)n * sizeof *keep), mm = 0;
+    if (!keep) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
+    for (int a = 0; a < nc; a++) {
+        if (!(isfinite(L->mu[a]) && L->mu[a] >= 0)) {
+            free(keep);
+            return fail(msg, len, LCP_ERR_FORMAT, "%s: mu of contact %d is %g", path, a,
+                        L->mu[a]);
+        }
+        for (int r = 0; r < d; r++) keep[d * a + r] = (box || r == 0) ? mm++ : -1;
+    }
+    for (int r = 0; r < p; r++) keep[m + r] = mm++;
+    int cap = fc_nnz(L->W) + 2 * fc_nnz(L->V) + fc_nnz(L->R), k = 0;
+    int *ti = malloc((size_t)(cap ? cap : 1) * sizeof *ti);
+    int *tj = malloc((size_t)(cap ? cap : 1) * sizeof *tj);
+    double *tx = malloc((size_t)(cap ? cap : 1) * sizeof *tx), *q = NULL;
+    lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        fc_triplets(L->W, 0, 0, 0, ti, tj, tx, &k);
+        if (p) {
+            fc_triplets(L->V, 0, m, 0, ti, tj, tx, &k);
+            fc_triplets(L->V, m, 0, 1, ti, tj, tx, &k);
+            fc_triplets(L->R, m, m, 0, ti, tj, tx, &k);
+        }
+        int kk = 0; /* drop the rows and columns not kept, renumber */
+        for (int e = 0; e < k; e++)
+            if (keep[ti[e]] >= 0 && keep[tj[e]] >= 0) {
+                ti[kk] = keep[ti[e]];
+                tj[kk] = keep[tj[e]];
+                tx[kk++] = tx[e];
+            }
+        st = lcp_csr_from_triplets(&P->A, mm, mm, kk, ti, tj, tx);
+    }
+    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
+    if (st == LCP_OK && (q = malloc((size_t)n * sizeof *q))) {
+        memcpy(q, L->q, (size_t)m * sizeof *q);
+        if (p) memcpy(q + m, L->s, (size_t)p * sizeof *q);
+        for (int i = 0; i < n; i++)
+            if (keep[i] >= 0) P->q[keep[i]] = q[i];
+    } else if (st == LCP_OK) {
+        st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK) st = fc_layout(P, nc, d, p, L->mu, keep, box);
+    free(ti);
+    free(tj);
+    free(tx);
+    free(q);
+    if (st != LCP_OK) {
+        free(keep);
+        return fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
+    }
+    *keep_out = keep;
+    *nfull = n;
+    return LCP_OK;
+}
+
+/* dense M^-1 (n x n, row-major) by Cholesky; LCP_ERR_BREAKDOWN when M is not SPD */
+static lcp_status spd_inverse(const struct fclib_matrix *M, int n, double *inv)
+{
+    int k = 0, nn = fc_nnz(M);
+    int *ti = malloc((size_t)(nn ? nn : 1) * sizeof *ti);
+    int *tj = malloc((size_t)(nn ? nn : 1) * sizeof *tj);
+    double *tx = malloc((size_t)(nn ? nn : 1) * sizeof *tx);
+    if (!ti || !tj || !tx) {
+        free(ti);
+        free(tj);
+        free(tx);
+        return LCP_ERR_NOMEM;
+    }
+    memset(inv, 0, (size_t)n * n * sizeof *inv);
+    fc_triplets(M, 0, 0, 0, ti, tj, tx, &k);
+    for (int e = 0; e < k; e++) inv[(size_t)ti[e] * n + tj[e]] += tx[e];
+    free(ti);
+    free(tj);
+    free(tx);
+    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0 ||
+        LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0)
+        return LCP_ERR_BREAKDOWN;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) inv[(size_t)i * n + j] = inv[(size_t)j * n + i];
+    return LCP_OK;
+}
+
+enum { GLOBAL_MAX = 4000 };
+
+/* a global problem reduced to the contact (and equality) multipliers */
+static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_problem *P,
+                                    int **keep_out, int *nfull, const char *path, char *msg,
+                                    size_t len)
+{
+    int n = G->M ? G->M->m : -1, m = G->H ? G->H->n : -1, p = G->G ? G->G->n : 0;
+    int d = G->spacedim;
+    if (n <= 0 || m <= 0 || (d != 2 && d != 3) || m % d || !G->f || !G->w || !G->mu ||
+        (p && !G->b))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: not a global FCLIB problem", path);
+    if (n > GLOBAL_MAX)
+        return fail(msg, len, LCP_ERR_TOO_LARGE, "%s: M has %d rows; the dense reduction takes "
+                    "at most %d", path, n, GLOBAL_MAX);
+    if (!fc_valid(G->M, n, n) || !fc_valid(G->H, n, m) || (p && !fc_valid(G->G, n, p)))
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: M, H or G malformed", path);
+    int rows = m + p, nc = m / d, *keep = malloc((size_t)rows * sizeof *keep), mm = 0;
+    double *inv = malloc((size_t)n * n * sizeof *inv), *t = malloc((size_t)n * sizeof *t);
+    int cap = fc_nnz(G->H) + fc_nnz(G->G), k = 0;
+    int *ti = malloc((size_t)(cap ? cap : 1) * sizeof *ti);
+    int *tj = malloc((size_t)(cap ? cap : 1) * sizeof *tj);
+    double *tx = malloc((size_t)(cap ? cap : 1) * sizeof *tx), *qf = NULL;
+    lcp_status st = keep && inv && t && ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
+    for (int a = 0; st == LCP_OK && a < nc; a++)
+        for (int r = 0; r < d; r++) keep[d * a + r] = (box || r == 0) ? mm++ : -1;
+    for (int r = 0; st == LCP_OK && r < p; r++) keep[m + r] = mm++;
+    if (st == LCP_OK) st = spd_inverse(G->M, n, inv);
+    if (st == LCP_OK) { /* J = [H^T; G^T] on the rows kept */
+        fc_triplets(G->H, 0, 0, 1, ti, tj, tx, &k);
+        if (p) fc_triplets(G->G, m, 0, 1, ti, tj, tx, &k);
+        int kk = 0;
+        for (int e = 0; e < k; e++)
+            if (keep[ti[e]] >= 0) {
+                ti[kk] = keep[ti[e]];
+                tj[kk] = tj[e];
+                tx[kk++] = tx[e];
+            }
+        st = lcp_csr_from_triplets(&P->J, mm, n, kk, ti, tj, tx);
+    }
+    if (st == LCP_OK) { /* Minv dense -> CSR (entries that are exactly 0 dropped) */
+        long nz = 0;
+        for (size_t e = 0; e < (size_t)n * n; e++) nz += inv[e] != 0.0;
+        free(ti);
+        free(tj);
+        free(tx);
+        ti = malloc((size_t)nz * sizeof *ti);
+        tj = malloc((size_t)nz * sizeof *tj);
+        tx = malloc((size_t)nz * sizeof *tx);
+        st = ti && tj && tx && nz < 2147483647L ? LCP_OK : LCP_ERR_NOMEM;
+        k = 0;
+        for (int i = 0; st == LCP_OK && i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (inv[(size_t)i * n + j] != 0.0) {
+                    ti[k] = i;
+                    tj[k] = j;
+                    tx[k++] = inv[(size_t)i * n + j];
+                }
+        if (st == LCP_OK) st = lcp_csr_from_triplets(&P->Minv, n, n, k, ti, tj, tx);
+    }
+    if (st == LCP_OK) st = lcp_csr_jmjt(&P->J, &P->Minv, NULL, &P->A);
+    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
+    if (st == LCP_OK && !(qf = malloc((size_t)rows * sizeof *qf))) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) { /* q = J Minv f + [w; b] over all rows, then the rows kept */
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int j = 0; j < n; j++) s += inv[(size_t)i * n + j] * G->f[j];
+            t[i] = s;
+        }
+        memset(qf, 0, (size_t)rows * sizeof *qf);
+        k = 0;
+        int nh = fc_nnz(G->H), ng = fc_nnz(G->G), cap2 = nh + ng;
+        int *ri = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *ri);
+        int *rj = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *rj);
+        double *rx = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *rx);
+        if (ri && rj && rx) {
+            fc_triplets(G->H, 0, 0, 1, ri, rj, rx, &k);
+            if (p) fc_triplets(G->G, m, 0, 1, ri, rj, rx, &k);
+            for (int e = 0; e < k; e++) qf[ri[e]] += rx[e] * t[rj[e]];
+            for (int i = 0; i < m; i++) qf[i] += G->w[i];
+            for (int i = 0; i < p; i++) qf[m + i] += G->b[i];
+            for (int i = 0; i < rows; i++)
+                if (keep[i] >= 0) P->q[keep[i]] = qf[i];
+        } else {
+            st = LCP_ERR_NOMEM;
+        }
+        free(ri);
+        free(rj);
+        free(rx);
+    }
+    P->n = n;
+    if (st == LCP_OK) st = fc_layout(P, nc, d, p, G->mu, keep, box);
+    free(inv);
+    free(t);
+    free(ti);
+    free(tj);
+    free(tx);
+    free(qf);
+    if (st != LCP_OK) {
+        free(keep);
+        return fail(msg, len, st, "%s: %s%s", path, lcp_status_str(st),
+                    st == LCP_ERR_BREAKDOWN ? " (M is not symmetric positive definite)" : "");
+    }
+    *keep_out = keep;
+    *nfull = rows;
+    return LCP_OK;
+}
+
+/* Which FCLIB groups the file holds.  libfclib ends the process when asked for a group that
+ * is absent, so every read is preceded by this look (with HDF5's error printing off). */
+typedef struct fc_groups {
+    int local, global, guesses, solution;
+} fc_groups;
+
+static lcp_status fc_look(const char *path, fc_groups *g, char *msg, size_t len)
+{
+    struct stat sb;
+    memset(g, 0, sizeof *g);
+    if (stat(path, &sb) != 0)
+        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode)) return fail(msg, len, LCP_ERR_IO, "%s: not a regular file", path);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if (H5Fis_hdf5(path) <= 0)
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return fail(msg, len, LCP_ERR_IO, "%s: HDF5 cannot open it", path);
+    g->local = H5Lexists(f, "fclib_local", H5P_DEFAULT) > 0;
+    g->global = H5Lexists(f, "fclib_global", H5P_DEFAULT) > 0;
+    g->guesses = H5Lexists(f, "guesses", H5P_DEFAULT) > 0;
+    g->solution = H5Lexists(f, "solution", H5P_DEFAULT) > 0;
+    H5Fclose(f);
+    if (!g->local && !g->global)
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: no fclib_local or fclib_global group (not an "
+                    "FCLIB problem)", path);
+    return LCP_OK;
+}
+
+static lcp_status read_fclib(const char *path, int box, lcp_problem *P, char *msg, size_t len)
+{
+    fc_groups has;
+    lcp_status st0 = fc_look(path, &has, msg, len);
+    if (st0 != LCP_OK) return st0;
+    struct fclib_local *L = has.local ? fclib_read_local(path) : NULL;
+    struct fclib_global *G = L || !has.global ? NULL : fclib_read_global(path);
+    if (!L && !G)
+        return fail(msg, len, LCP_ERR_FORMAT, "%s: libfclib could not read its %s problem",
+                    path, has.local ? "local" : "global");
+    int *keep = NULL, n = 0;
+    lcp_status st = L ? fc_local_problem(L, box, P, &keep, &n, path, msg, len)
+                      : fc_global_problem(G, box, P, &keep, &n, path, msg, len);
+    /* libfclib's delete functions free the contents; the structs are the caller's */
+    if (L) fclib_delete_local(L);
+    if (G) fclib_delete_global(G);
+    free(L);
+    free(G);
+    if (st == LCP_OK) { /* the guess and the solution: r of FCLIB (contact rows only) */
+        int ng = 0;
+        struct fclib_solution *g = has.guesses ? fclib_read_guesses(path, &ng) : NULL;
+        struct fclib_solution *s = has.solution ? fclib_read_solution(path) : NULL;
+        if (g && ng > 0 && g[0].r) st = pick(g[0].r, keep, n, P->m, &P->z0);
+        if (st == LCP_OK && s && s->r) st = pick(s->r, keep, n, P->m, &P->zref);
+        if (g) fclib_delete_solutions(g, ng);
+        if (s) fclib_delete_solutions(s, 1);
+        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
+    }
+    free(keep);
+    if (st == LCP_OK) {
+        char m2[1024], meta[512];
+        snprintf(meta, sizeof meta, "source = FCLIB %s problem\nfriction = %s\n",
+                 L ? "local" : "global", box ? "box (findex rows)" : "none (normal rows)");
+        P->meta = strdup(meta);
+        st = lcp_problem_check(P, m2, sizeof m2);
+        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, m2);
+    }
+    return st;
+}
+
+/* the FCLIB matrix of rows/cols `rows' (new index -> old row) of A, compressed columns */
+static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int which_r,
+                                     int which_c, int nr, int nc, const int *pos)
+{
+    /* where[i]: block of row i (0 contact, 1 free); pos[i]: its index in the block */
+    struct fclib_matrix *M = calloc(1, sizeof *M);
+    if (!M) return NULL;
+    int nz = 0;
+    for (int i = 0; i < P->m; i++)
+        if (where[i] == which_r)
+            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) nz += where[P->A.j[k]] == which_c;
+    M->m = nr;
+    M->n = nc;
+    M->nzmax = nz;
+    M->nz = -1;
+    M->p = calloc((size_t)nc + 1, sizeof *M->p);
+    M->i = malloc((size_t)(nz ? nz : 1) * sizeof *M->i);
+    M->x = malloc((size_t)(nz ? nz : 1) * sizeof *M->x);
+    if (!M->p || !M->i || !M->x) return M; /* caller checks */
+    /* A is symmetric in structure for what we write: column c of the block = row c of A^T;
+     * build CSC by counting per column */
+    for (int i = 0; i < P->m; i++)
+        if (where[i] == which_r)
+            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
+                if (where[P->A.j[k]] == which_c) M->p[pos[P->A.j[k]] + 1]++;
+    for (int c = 0; c < nc; c++) M->p[c + 1] += M->p[c];
+    int *next = malloc((size_t)(nc ? nc : 1) * sizeof *next);
+    if (!next) {
+        free(M->p);
+        M->p = NULL;
+        return M;
+    }
+    memcpy(next, M->p, (size_t)nc * sizeof *next);
+    /* rows in increasing new index: visit old rows in the order of their new index */
+    int *byrow = malloc((size_t)(nr ? nr : 1) * sizeof *byrow);
+    if (!byrow) {
+        free(next);
+        free(M->p);
+        M->p = NULL;
+        return M;
+    }
+    for (int r = 0; r < nr; r++) byrow[r] = -1; /* slots no row fills (padded tangents) */
+    for (int i = 0; i < P->m; i++)
+        if (where[i] == which_r) byrow[pos[i]] = i;
+    for (int r = 0; r < nr; r++) {
+        int i = byrow[r];
+        if (i < 0) continue;
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
+            if (where[P->A.j[k]] == which_c) {
+                int c = pos[P->A.j[k]], e = next[c]++;
+                M->i[e] = r;
+                M->x[e] = P->A.x[k];
+            }
+    }
+    free(next);
+    free(byrow);
+    return M;
+}
+
+static void fc_free_matrix(struct fclib_matrix *M)
+{
+    if (!M) return;
+    free(M->p);
+    free(M->i);
+    free(M->x);
+    free(M);
+}
+
+static lcp_status write_fclib(const char *path, const lcp_problem *P, int force, char *msg,
+                              size_t len)
+{
+    int m = P->m, d = 0, nc = 0, nf = 0;
+    int *where = malloc((size_t)(m ? m : 1) * sizeof *where);
+    int *pos = malloc((size_t)(m ? m : 1) * sizeof *pos);
+    int *nfric = calloc((size_t)(m ? m : 1), sizeof *nfric);
+    lcp_status st = where && pos && nfric ? LCP_OK : LCP_ERR_NOMEM;
+    /* classify: normal rows (0 <= z, no findex), friction rows (findex), free rows */
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        int f = P->findex ? P->findex[i] : -1;
+        if (f >= 0) {
+            nfric[f]++;
+            where[i] = 0;
+        } else if (P->lo[i] == 0.0 && P->hi[i] == INFINITY) {
+            where[i] = 0;
+        } else if (P->lo[i] == -INFINITY && P->hi[i] == INFINITY) {
+            where[i] = 1;
+        } else {
+            st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: bounds [%g, %g] without a findex "
+                      "have no FCLIB form (contacts and free rows only)", i, P->lo[i], P->hi[i]);
+        }
+    }
+    int k0 = -1; /* friction rows per contact: the same for every contact, 0, 1 or 2 */
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        if (where[i] != 0 || (P->findex && P->findex[i] >= 0)) continue;
+        if (k0 < 0) k0 = nfric[i];
+        if (nfric[i] != k0 || k0 > 2)
+            st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: a contact with %d friction rows "
+                      "where others have %d (FCLIB contacts have one dimension, 2 or 3)", i,
+                      nfric[i], k0);
+        nc++;
+    }
+    if (st == LCP_OK && nc == 0)
+        st = fail(msg, len, LCP_ERR_UNSUPPORTED, "no contact rows (0 <= z) to write");
+    d = k0 <= 0 ? 2 : k0 + 1;
+    int frictionless = k0 == 0;
+    int mc = nc * d; /* contact rows in FCLIB (padded tangents when frictionless) */
+    double *q = NULL, *mu = NULL, *z0 = NULL, *zr = NULL;
+    struct fclib_local L = {0};
+    struct fclib_info info = {0};
+    int *slot = malloc((size_t)(m ? m : 1) * sizeof *slot);
+    if (st == LCP_OK && (!slot || !(q = calloc((size_t)mc + 1, sizeof *q)) ||
+                         !(mu = calloc((size_t)nc + 1, sizeof *mu))))
+        st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) { /* contact a: normal at d*a, its friction rows after it */
+        int a = 0;
+        for (int i = 0; i < m; i++) slot[i] = 0;
+        for (int i = 0; i < m; i++)
+            if (where[i] == 0 && !(P->findex && P->findex[i] >= 0)) {
+                pos[i] = d * a;
+                mu[a] = 0.0;
+                a++;
+            }
+        for (int i = 0; i < m; i++)
+            if (where[i] == 0 && P->findex && P->findex[i] >= 0) {
+                int f = P->findex[i], c = pos[f] / d;
+                pos[i] = pos[f] + 1 + slot[f]++;
+                if (P->lo[i] != -P->hi[i] || !isfinite(P->hi[i]) ||
+                    (slot[f] > 1 && mu[c] != P->hi[i]))
+                    st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: friction bounds [%g, %g] "
+                              "are not one symmetric mu per contact", i, P->lo[i], P->hi[i]);
+                mu[c] = P->hi[i];
+            }
+        for (int i = 0; i < m; i++)
+            if (where[i] == 1) pos[i] = nf++;
+    }
+    if (st == LCP_OK) {
+        L.W = fc_block(P, where, 0, 0, mc, mc, pos);
+        if (nf) {
+            L.V = fc_block(P, where, 0, 1, mc, nf, pos);
+            L.R = fc_block(P, where, 1, 1, nf, nf, pos);
+            L.s = calloc((size_t)nf, sizeof *L.s);
+        }
+        if (!L.W || !L.W->p || (nf && (!L.V || !L.V->p || !L.R || !L.R->p || !L.s)))
+            st = LCP_ERR_NOMEM;
+    }
+    if (st == LCP_OK && frictionless) { /* the decoupled tangent rows: W_tt = 1 */
+        struct fclib_matrix *W = L.W;
+        int nz = W->p[mc] + nc;
+        int *pp = calloc((size_t)mc + 1, sizeof *pp), *ii = malloc((size_t)nz * sizeof *ii);
+        double *xx = malloc((size_t)nz * sizeof *xx);
+        if (pp && ii && xx) {
+            int e = 0;
+            for (int c = 0; c < mc; c++) {
+                if (c % 2) {
+                    ii[e] = c;
+                    xx[e++] = 1.0;
+                } else {
+                    for (int k = W->p[c]; k < W->p[c + 1]; k++) {
+                        ii[e] = W->i[k];
+                        xx[e++] = W->x[k];
+                    }
+                }
+                pp[c + 1] = e;
+            }
+            free(W->p);
+            free(W->i);
+            free(W->x);
+            W->p = pp;
+            W->i = ii;
+            W->x = xx;
+            W->nzmax = nz;
+        } else {
+            free(pp);
+            free(ii);
+            free(xx);
+            st = LCP_ERR_NOMEM;
+        }
+    }
+    if (st == LCP_OK) {
+        for (int i = 0; i < m; i++) {
+            if (where[i] == 0) q[pos[i]] = P->q[i];
+            else L.s[pos[i]] = P->q[i];
+        }
+        L.q = q;
+        L.mu = mu;
+        L.spacedim = d;
+        info.title = (char *)"lcpbench instance";
+        info.description = (char *)(frictionless
+            ? "frictionless LCP as 2D contacts with mu = 0 and decoupled tangent rows "
+              "(W_tt = 1, q_t = 0); read back with --friction none"
+            : "box-friction BLCP (ODE findex convention) written as a local problem: the "
+              "friction bounds mu z_N of each tangent row become the Coulomb cone of its contact");
+        info.math_info = (char *)"w = W r + q (lcpbench: w = A z + q)";
+        L.info = &info;
+        if (!force && access(path, F_OK) == 0)
+            st = fail(msg, len, LCP_ERR_IO, "%s: exists (use --force to replace it)", path);
+    }
+    /* written under a temporary name, renamed into place when whole */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    if (st == LCP_OK && !fclib_write_local(&L, tmp))
+        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the problem", path);
+    /* the warm start and the reference as FCLIB's guess and solution (r) */
+    struct fclib_solution g = {0};
+    if (st == LCP_OK && (P->z0 || P->zref)) {
+        z0 = calloc((size_t)mc + nf + 1, sizeof *z0);
+        zr = calloc((size_t)mc + nf + 1, sizeof *zr);
+        if (!z0 || !zr) st = LCP_ERR_NOMEM;
+        for (int i = 0; st == LCP_OK && i < m; i++) {
+            int at = where[i] == 0 ? pos[i] : mc + pos[i];
+            if (P->z0) z0[at] = P->z0[i];
+            if (P->zref) zr[at] = P->zref[i];
+        }
+        g.r = z0;
+        if (st == LCP_OK && P->z0 && !fclib_write_guesses(1, &g, tmp))
+            st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the guess", path);
+        g.r = zr;
+        if (st == LCP_OK && P->zref && !fclib_write_solution(&g, tmp))
+            st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the solution", path);
+    }
+    if (st == LCP_OK && rename(tmp, path) != 0)
+        st = fail(msg, len, LCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    if (st != LCP_OK) remove(tmp); /* nothing half-written */
+    if (st == LCP_ERR_NOMEM) fail(msg, len, st, "%s: out of memory", path);
+    fc_free_matrix(L.W);
+    fc_free_matrix(L.V);
+    fc_free_matrix(L.R);
+    free(L.s);
+    free(q);
+    free(mu);
+    free(z0);
+    free(zr);
+    free(where);
+    free(pos);
+    free(nfric);
+    free(slot);
+    return st;
+}
+#endif /* LCPBENCH_HAVE_FCLIB */
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+static int parse(int argc, char **argv, conv_args *a)
+{
+    const char *val;
+    a->from = a->to = FMT_NONE;
+    a->friction_box = 1;
+    for (int k = 1; k < argc; k++) {
+        int r = 0;
+        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+            help();
+            return 1;
+        }
+        if (!strcmp(argv[k], "--force")) {
+            a->force = 1;
+        } else if ((r = bench_opt(argc, argv, &k, "--from", &val)) != 0 ||
+                   (r = bench_opt(argc, argv, &k, "--to", &val)) != 0) {
+            int from = !strncmp(argv[k], "--from", 6) || !strncmp(argv[k - 1], "--from", 6);
+            if (r < 0) return 2;
+            if ((*(from ? &a->from : &a->to) = fmt_parse(val)) == FMT_NONE) {
+                bench_error(CMD, "%s: unknown format '%s' (folder, fclib, siconos, ode)",
+                            from ? "--from" : "--to", val);
+                return 2;
+            }
+        } else if ((r = bench_opt(argc, argv, &k, "--friction", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!strcmp(val, "box")) a->friction_box = 1;
+            else if (!strcmp(val, "none")) a->friction_box = 0;
+            else {
+                bench_error(CMD, "--friction: '%s' is not box or none", val);
+                return 2;
+            }
+        } else if (argv[k][0] == '-' && argv[k][1]) {
+            bench_error(CMD, "unknown option '%s' (lcpbench convert --help)", argv[k]);
+            return 2;
+        } else if (!a->in) {
+            a->in = argv[k];
+        } else if (!a->out) {
+            a->out = argv[k];
+        } else {
+            bench_error(CMD, "unexpected argument '%s' (IN OUT)", argv[k]);
+            return 2;
+        }
+    }
+    if (!a->in || !a->out) {
+        bench_error(CMD, "needs IN and OUT (lcpbench convert --help)");
+        return 2;
+    }
+    if (a->from == FMT_NONE) a->from = fmt_guess(a->in);
+    if (a->to == FMT_NONE) a->to = fmt_guess(a->out);
+    if (a->to == FMT_SICONOS) {
+        bench_error(CMD, "siconos is an input format only (write fclib, ode or a folder)");
+        return 2;
+    }
+#ifndef LCPBENCH_HAVE_FCLIB
+    if (a->from == FMT_FCLIB || a->to == FMT_FCLIB) {
+        bench_error(CMD, "fclib: this lcpbench was built without libfclib (apt-get install "
+                         "libfclib-dev, then rebuild)");
+        return 2;
+    }
+#endif
+    if (!a->friction_box && a->from != FMT_FCLIB) {
+        bench_error(CMD, "--friction applies to FCLIB input only, not %s", fmt_names[a->from]);
+        return 2;
+    }
+    return 0;
+}
+
+int bench_cmd_convert(int argc, char **argv)
+{
+    conv_args a = {0};
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc == 1 ? 0 : rc;
+    lcp_problem P;
+    lcp_problem_init(&P);
+    char msg[4400];
+    lcp_status st = LCP_ERR_ARG;
+    switch (a.from) {
+    case FMT_FOLDER: st = lcp_read_instance(a.in, &P, msg, sizeof msg); break;
+    case FMT_SICONOS: st = read_siconos(a.in, &P, msg, sizeof msg); break;
+    case FMT_ODE: st = read_ode(a.in, &P, msg, sizeof msg); break;
+    case FMT_FCLIB:
+#ifdef LCPBENCH_HAVE_FCLIB
+        st = read_fclib(a.in, a.friction_box, &P, msg, sizeof msg);
+#endif
+        break;
+    case FMT_NONE: break;
+    }
+    if (st == LCP_OK) {
+        switch (a.to) {
+        case FMT_FOLDER:
+            if (!a.force && bench_dir_nonempty(a.out)) {
+                snprintf(msg, sizeof msg, "%s: exists and is not empty (use --force)", a.out);
+                st = LCP_ERR_IO;
+            } else {
+                st = lcp_write_instance(a.out, &P, msg, sizeof msg);
+            }
+            break;
+        case FMT_ODE: st = write_ode(a.out, &P, a.force, msg, sizeof msg); break;
+        case FMT_FCLIB:
+#ifdef LCPBENCH_HAVE_FCLIB
+            st = write_fclib(a.out, &P, a.force, msg, sizeof msg);
+#endif
+            break;
+        default: break;
+        }
+    }
+    if (st != LCP_OK) bench_error(CMD, "%s", msg);
+    lcp_problem_free(&P);
+    return st == LCP_OK ? 0 : 1;
+}

@@ -1,0 +1,235 @@
+/* score.c: `lcpbench score INSTANCE [z.mtx] [--history FILE]': the harness's figures of merit
+ * for answers computed anywhere (another library, another language, a GPU): the natural-map
+ * residual r = z - mid(lo_eff, z - w, hi_eff) with w = A z + q computed by lcp_residual()
+ * exactly as for the suite's own solvers (||r||_2, ||r||_inf, ||r||_2 / max(1, ||q||_2),
+ * complementarity, bound violation) and, when the instance has zref.mtx, the distances
+ * zdiff = ||z - zref||_inf / max(1, ||zref||_inf) and wdiff (the same in w).
+ *
+ * z.mtx: an m x 1 Matrix Market array (lcpbench solve --solution writes one).
+ * --history FILE: a CSV of iterates, one per line, m numbers each (numpy.savetxt(FILE, Z,
+ * delimiter=",") with Z of shape K x m writes one); an optional header line names the
+ * columns, where `iteration' and `time_s' are taken as such and the other m columns are z.
+ * Output: CSV on stdout, one row per scored point.  Cost: one product with A per point.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *CMD = "score";
+
+static void help(void)
+{
+    printf("usage: lcpbench score INSTANCE [Z.mtx] [--history FILE]\n\n"
+           "Scores answers computed elsewhere with the harness's own residual (the natural map\n"
+           "r = z - mid(lo, z - w, hi), w = A z + q, friction bounds from z) and, when the\n"
+           "instance has zref.mtx, the distances to the reference in z and in w.\n\n"
+           "  Z.mtx           m x 1 Matrix Market array (lcpbench solve --solution writes one)\n"
+           "  --history FILE  CSV of iterates, one per line, m numbers each; an optional header\n"
+           "                  names the columns (`iteration' and `time_s' are read as such)\n\n"
+           "Prints CSV: instance,point,iteration,time_s,residual,residual_inf,rel_residual,\n"
+           "complementarity,infeasibility,zdiff,wdiff (point: the Z.mtx path, or `history').\n"
+           "Exit status 0, 1 when a file is bad (one line naming file and line), 2 for usage.\n");
+}
+
+static void num(double v)
+{
+    if (isfinite(v)) printf(",%.6e", v);
+    else printf(",");
+}
+
+/* one CSV row for the point z */
+static void score_row(const lcp_problem *P, const char *inst, const char *point, long it,
+                      double t, const double *z, double *w)
+{
+    lcp_residuals R;
+    double zd = NAN, wd = NAN;
+    lcp_residual(P, z, w, &R);
+    if (P->zref) lcp_ref_distance(P, z, &zd, &wd);
+    bench_csv_field(stdout, inst);
+    printf(",");
+    bench_csv_field(stdout, point);
+    if (it >= 0) printf(",%ld", it);
+    else printf(",");
+    num(t);
+    num(R.r2);
+    num(R.rinf);
+    num(R.rel);
+    num(R.comp);
+    num(R.infeas);
+    num(zd);
+    num(wd);
+    printf("\n");
+}
+
+/* split a CSV line at commas in place (no quoting: numbers and plain names); count */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    for (char *s = line;; s++) {
+        if (n < max) f[n] = s;
+        n++;
+        s += strcspn(s, ",");
+        if (!*s) break;
+        *s = 0;
+    }
+    return n;
+}
+
+/* 1 when s is all a number (NaN and Inf included: they are numbers, not header names) */
+static int numeric(const char *s, double *v)
+{
+    char *end;
+    while (*s == ' ') s++;
+    errno = 0;
+    *v = strtod(s, &end);
+    while (*end == ' ') end++;
+    return end != s && !*end && errno != ERANGE;
+}
+
+static int number(const char *s, double *v) { return numeric(s, v) && isfinite(*v); }
+
+/* score every iterate of a history CSV; 0 or 1 (one error line) */
+static int score_history(const lcp_problem *P, const char *inst, const char *path, double *z,
+                         double *w)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        bench_error(CMD, "%s: cannot open: %s", path, strerror(errno));
+        return 1;
+    }
+    int m = P->m, cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;
+    size_t cap = 0;
+    char *line = NULL, **fld = malloc((size_t)cols * sizeof *fld);
+    int *zcol = malloc((size_t)(m > 0 ? m : 1) * sizeof *zcol);
+    long lineno = 0, k = 0;
+    if (!fld || !zcol) {
+        bench_error(CMD, "%s: out of memory", path);
+        rc = 1;
+    }
+    while (!rc && getline(&line, &cap, f) > 0) {
+        lineno++;
+        if (line[strspn(line, " \r\n")] == 0) continue;
+        int n = split(line, fld, cols);
+        double v;
+        if (header < 0) { /* the first line: a header when its first field is not a number */
+            header = !numeric(fld[0], &v);
+            int nz = 0;
+            for (int c = 0; c < n && c < cols; c++) {
+                if (header && !strcmp(fld[c], "iteration")) ci = c;
+                else if (header && !strcmp(fld[c], "time_s")) ct = c;
+                else if (nz < m) zcol[nz++] = c;
+                else nz++;
+            }
+            if (n > cols || nz != m) {
+                bench_error(CMD, "%s:%ld: %d columns of z, the instance has %d rows", path,
+                            lineno, n > cols ? n - (ci >= 0) - (ct >= 0) : nz, m);
+                rc = 1;
+                break;
+            }
+            cols = n;
+            if (header) continue;
+        }
+        if (n != cols) {
+            bench_error(CMD, "%s:%ld: %d fields, expected %d", path, lineno, n, cols);
+            rc = 1;
+            break;
+        }
+        for (int r = 0; r < m && !rc; r++)
+            if (!number(fld[zcol[r]], &z[r])) {
+                bench_error(CMD, "%s:%ld: field %d '%s' is not a finite number", path, lineno,
+                            zcol[r] + 1, fld[zcol[r]]);
+                rc = 1;
+            }
+        double it = (double)k, t = NAN;
+        if (!rc && ci >= 0 && (!number(fld[ci], &it) || it != floor(it) || it < 0)) {
+            bench_error(CMD, "%s:%ld: iteration '%s' is not a count", path, lineno, fld[ci]);
+            rc = 1;
+        }
+        if (!rc && ct >= 0 && !number(fld[ct], &t)) {
+            bench_error(CMD, "%s:%ld: time_s '%s' is not a number", path, lineno, fld[ct]);
+            rc = 1;
+        }
+        if (!rc) score_row(P, inst, "history", (long)it, t, z, w);
+        k++;
+    }
+    if (!rc && ferror(f)) {
+        bench_error(CMD, "%s: read error", path);
+        rc = 1;
+    }
+    free(line);
+    free(fld);
+    free(zcol);
+    fclose(f);
+    return rc;
+}
+
+int bench_cmd_score(int argc, char **argv)
+{
+    const char *inst = NULL, *zfile = NULL, *hist = NULL, *val;
+    for (int k = 1; k < argc; k++) {
+        int r;
+        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+            help();
+            return 0;
+        }
+        if ((r = bench_opt(argc, argv, &k, "--history", &val)) != 0) {
+            if (r < 0) return 2;
+            hist = val;
+        } else if (argv[k][0] == '-' && argv[k][1]) {
+            bench_error(CMD, "unknown option '%s' (lcpbench score --help)", argv[k]);
+            return 2;
+        } else if (!inst) inst = argv[k];
+        else if (!zfile) zfile = argv[k];
+        else {
+            bench_error(CMD, "unexpected argument '%s' (one instance, one Z.mtx)", argv[k]);
+            return 2;
+        }
+    }
+    if (!inst || (!zfile && !hist)) {
+        bench_error(CMD, "needs an instance folder and Z.mtx and/or --history FILE");
+        return 2;
+    }
+    lcp_problem P;
+    lcp_problem_init(&P);
+    char msg[4400];
+    int rc = 0, mz = 0;
+    double *z = NULL, *w = NULL;
+    if (lcp_read_instance(inst, &P, msg, sizeof msg) != LCP_OK) {
+        bench_error(CMD, "%s", msg);
+        return 1;
+    }
+    w = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof *w);
+    if (!w) {
+        bench_error(CMD, "%s: out of memory", inst);
+        rc = 1;
+    }
+    printf("instance,point,iteration,time_s,residual,residual_inf,rel_residual,"
+           "complementarity,infeasibility,zdiff,wdiff\n");
+    if (!rc && zfile) {
+        if (lcp_read_vector(zfile, &mz, &z, msg, sizeof msg) != LCP_OK) {
+            bench_error(CMD, "%s", msg);
+            rc = 1;
+        } else if (mz != P.m) {
+            bench_error(CMD, "%s: %d rows, the instance %s has %d", zfile, mz, inst, P.m);
+            rc = 1;
+        } else {
+            score_row(&P, inst, zfile, -1, NAN, z, w);
+        }
+        free(z);
+        z = NULL;
+    }
+    if (!rc && hist) {
+        z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof *z);
+        rc = z ? score_history(&P, inst, hist, z, w) : 1;
+        if (!z) bench_error(CMD, "%s: out of memory", inst);
+    }
+    fflush(stdout);
+    free(z);
+    free(w);
+    lcp_problem_free(&P);
+    return rc;
+}

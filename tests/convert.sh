@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# convert.sh LCPBENCH INSTANCES DATA FCLIB_CHECK|none: `lcpbench convert' between instance
+# folders, FCLIB (through libfclib), Siconos .dat and ODE's dense convention: round trips
+# that give back the same bytes, imports with known solutions, and refusals.
+set -u
+L=$1 I=$2 D=$3 FC=$4
+. "$(dirname "$0")/tap.sh"
+same() { # same FOLDER1 FOLDER2 FILES...: the listed files are byte-identical where present
+  local a=$1 b=$2 f; shift 2
+  for f in "$@"; do
+    [ -f "$a/$f.mtx" ] || continue
+    cmp -s "$a/$f.mtx" "$b/$f.mtx" || return 1
+  done
+}
+z_is() { # z_is FOLDER SOLVER Z...: the solver's answer equals Z to 1e-12
+  "$L" solve "$1" --solver "$2" --tol 1e-14 --maxit 100000 --solution "$T/z-$$" --force \
+    >/dev/null 2>&1 || return 1
+  local f=$T/z-$$/$(basename "$1")__$2.mtx; shift 2
+  awk -v want="$*" 'BEGIN { n = split(want, w, " ") }
+    !/^%/ && ++k > 1 { d = $1 - w[k - 1]; if (d < 0) d = -d; if (d > 1e-12) bad = 1 }
+    END { exit bad || k - 1 != n }' "$f"
+}
+
+# ---- ODE/DART dense convention: out and back in, any instance with or without friction
+for inst in capsule-step1 stack-30-step100 chain-step300; do
+  run "$L" convert "$I/$inst" "$T/$inst.ode"
+  ok "ode: $inst written" rc_is 0
+  run "$L" convert "$T/$inst.ode" "$T/ode-$inst"
+  ok "ode: $inst read back with the same A, q, lo, hi, findex" \
+    eval 'rc_is 0 && same "$I/$inst" "$T/ode-$inst" A q lo hi findex' 
+done
+ok "ode: b = -q in the file (A x = b + w)" \
+  test "$(awk '!/^#/ && NF { n++ } n == 2 + 6 { print $1; exit }' "$T/capsule-step1.ode")" = \
+       "$(awk '!/^%/ && ++k == 2 { printf "%.17g", -$1 }' "$I/capsule-step1/q.mtx")"
+printf '2 1\n1 0\n0 1\n1 1\n0 0\ninf inf\n-1 -1\n' >"$T/nub.ode"
+run "$L" convert "$T/nub.ode" "$T/nub"
+ok "ode: a row counted in nub must be unbounded (one line naming the row)" \
+  eval 'rc_is 1 && one_line_err "row 0 is one of the nub"'
+printf '2 0\n1 0\n0 1\n1\n' >"$T/short.ode"
+run "$L" convert "$T/short.ode" "$T/short"
+ok "ode: a file that ends early is refused naming file and line" \
+  eval 'rc_is 1 && one_line_err "short.ode:5: file ends before b"'
+
+# ---- Siconos .dat (in): a non-symmetric P-matrix with a known solution
+run "$L" convert "$D/lcp_nonsym3.dat" "$T/nonsym3"
+ok "siconos: the .dat file imports" rc_is 0
+ok "siconos: its column-major M gives z = (4, 5, 3)/13 (M^T would give (5, 4, 3)/13)" \
+  z_is "$T/nonsym3" pgs 0.30769230769230771 0.38461538461538464 0.23076923076923078
+printf '2\n1\n2\n2\n' >"$T/sbm.dat"
+run "$L" convert "$T/sbm.dat" "$T/sbm"
+ok "siconos: sparse block storage is refused by name" \
+  eval 'rc_is 1 && one_line_err "storage type 1 (sparse block) is not supported"'
+run "$L" convert "$T/nonsym3" "$T/x.dat"
+ok "siconos is an input format only (usage error)" eval 'rc_is 2 && one_line_err "input format only"'
+
+# ---- FCLIB through libfclib
+if [ "$FC" = none ]; then
+  echo "# libfclib not built in: FCLIB cases skipped"
+  tap_done
+  exit $?
+fi
+for inst in capsule-step1 stack-30-step100 spheres-step100; do
+  cp -r "$I/$inst" "$T/in-$inst"
+  "$L" solve "$T/in-$inst" --solver ldlt-ref --store-ref --reps 0 >/dev/null 2>&1
+  run "$L" convert "$T/in-$inst" "$T/$inst.hdf5"
+  ok "fclib: $inst written as a local problem" rc_is 0
+  ok "fclib: libfclib reads back W = A, q, mu = the friction bounds ($inst)" \
+    "$FC" compare "$T/$inst.hdf5" "$T/in-$inst"
+  run "$L" convert "$T/$inst.hdf5" "$T/back-$inst"
+  ok "fclib: $inst round trip gives the same A, q, lo, hi, findex, z0, zref" \
+    eval 'rc_is 0 && same "$T/in-$inst" "$T/back-$inst" A q lo hi findex z0 zref' 
+done
+run "$L" convert "$I/pool-mu0-step100" "$T/pool.hdf5"
+run "$L" convert "$T/pool.hdf5" "$T/pool" --friction none
+ok "fclib: a frictionless LCP round trips through 2D contacts with mu = 0 (--friction none)" \
+  eval 'rc_is 0 && same "$I/pool-mu0-step100" "$T/pool" A q lo hi z0' 
+run "$L" convert "$I/chain-step300" "$T/chain.hdf5"
+ok "fclib: free rows alone have no FCLIB form (refused, nothing written)" \
+  eval 'rc_is 1 && one_line_err "no contact rows" && ! ls "$T" | grep -q "chain.hdf5"'
+"$FC" local "$T/local.hdf5"
+run "$L" convert "$T/local.hdf5" "$T/local"
+ok "fclib: a local problem written by libfclib imports as box friction" \
+  z_is "$T/local" ldlt-ref 0.5 -0.15
+run "$L" convert "$T/local.hdf5" "$T/local-n" --friction none
+ok "fclib: ... and as its normal LCP with --friction none" z_is "$T/local-n" ldlt-ref 0.5
+"$FC" global "$T/global.hdf5"
+run "$L" convert "$T/global.hdf5" "$T/global"
+ok "fclib: a global problem reduces to A = H^T M^-1 H, q = H^T M^-1 f + w (z known)" \
+  z_is "$T/global" ldlt-ref 1 -0.3
+ok "fclib: the reduced global problem keeps J and Minv" test -f "$T/global/J.mtx" -a -f "$T/global/Minv.mtx"
+printf 'not hdf5\n' >"$T/junk.hdf5"
+run "$L" convert "$T/junk.hdf5" "$T/junk"
+ok "fclib: a file that is not HDF5 is refused in one line" \
+  eval 'rc_is 1 && one_line_err "not an HDF5 file"'
+run "$L" convert "$I/capsule-step1" "$T/capsule-step1.hdf5"
+ok "fclib: an existing output is not replaced without --force" \
+  eval 'rc_is 1 && one_line_err "exists"'
+tap_done
