@@ -1,5 +1,6 @@
 /* bench.h: what the lcpbench subcommands share: timing, provenance, progress, output
- * folders, and the measured run of one solver on one instance (design.md section 7).
+ * folders, the run settings, and the measured run of one solver on one instance (README,
+ * "The harness").
  *
  * The harness computes every residual itself from (A, q, z) with lcp_residual(); it never
  * reads info.residual for its tables. */
@@ -8,6 +9,7 @@
 
 #include "lcp.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* ---- subcommands: int cmd(int argc, char **argv), argv[0] = subcommand name ---------- */
@@ -18,6 +20,53 @@ bench_cmd_fn bench_cmd_run, bench_cmd_plot, bench_cmd_profile, bench_cmd_table, 
 bench_cmd_fn bench_cmd_score, bench_cmd_convert;
 void bench_list_tables(FILE *f); /* names and one line each (table.c) */
 void bench_list_suites(FILE *f); /* built-in suites of lcpbench run (suite.c) */
+
+/* ---- run settings (settings.c): one table behind solve flags, suite keys, help, runs.csv -- */
+enum { BENCH_LABEL = 96 };
+typedef struct bench_settings {
+    lcp_options opt;            /* lcp_options_default, then the settings given */
+    int reps;                   /* 5: timing runs after one warm-up */
+    int plot;                   /* 1: drawn in the convergence figures */
+    double timeout;             /* 0: seconds a run may take (0 = no limit) */
+    char label[BENCH_LABEL];    /* "": suites make one from the solver and its keys */
+    int perm_rows;              /* 0: entries of opt.perm (solve --order perm:FILE) */
+    uint64_t given;             /* bit k: setting k of the table was given */
+} bench_settings;
+
+typedef enum bench_kind { BENCH_INT, BENCH_DOUBLE, BENCH_ENUM, BENCH_BOOL, BENCH_TEXT } bench_kind;
+typedef struct bench_setting {
+    const char *key;            /* suite key and runs.csv column, e.g. "omega" */
+    const char *flag;           /* lcpbench solve flag, NULL = suites only */
+    bench_kind kind;
+    const char *range;          /* int, double: "[lo,hi]" / "(lo,hi)", bounds may be inf */
+    const char *word;           /* a word accepted instead of a number ("auto"), or NULL */
+    const char *dflt;           /* the default as text; "" = the solver's own */
+    const char *users;          /* "*", "@iterative" (not LCP_DIRECT) or registry name patterns */
+    size_t at, size;            /* the value's place in bench_settings */
+    size_t word_at;             /* int in bench_settings set to 1 by `word', 0 by a number */
+    const char *(*names)(int k);/* enum: the k-th value's name, NULL past the last */
+    const char *help;
+} bench_setting;
+
+const bench_setting *bench_settings_table(int *count);
+const bench_setting *bench_setting_find(const char *key);   /* by key or flag; NULL */
+void bench_settings_default(bench_settings *s);
+int bench_setting_uses(const bench_setting *k, const lcp_solver *s);
+/* Read val into setting k of s and mark it given.  0, or -1 with msg ("'x' is not ...") */
+int bench_setting_set(bench_settings *s, const bench_setting *k, const char *val, char *msg,
+                      size_t len);
+/* The first setting given in s that solver sv does not use, or NULL. */
+const bench_setting *bench_settings_unused(const bench_settings *s, const lcp_solver *sv);
+/* The settings of s that solver sv does not use back to their defaults, not given. */
+void bench_settings_drop_unused(bench_settings *s, const lcp_solver *sv);
+/* Setting k of s as text for runs.csv; "" when not given and the default is the solver's. */
+void bench_setting_text(const bench_settings *s, const bench_setting *k, char *out, size_t len);
+/* help lines: solve flags (solve_flags = 1) or suite keys */
+void bench_settings_help(FILE *f, int solve_flags);
+/* `lcpbench list settings': key, flag, kind, range, default and the solvers that use it */
+void bench_settings_list(FILE *f);
+/* The one number reader: a decimal number or a fraction a/b (4/3), finite.  0 or -1. */
+int bench_parse_number(const char *s, double *v);
 
 /* ---- option parsing ------------------------------------------------------------------ */
 /* 1 when argv[*k] is `--name value' (consumes the value) or `--name=value'; *val set.
@@ -38,8 +87,15 @@ void bench_provenance(FILE *f, int argc, char **argv);
 /* The same facts as DIR/provenance.json (written atomically, replacing an older one): one
  * per output folder.  0, or 1 with one error line. */
 int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv);
+/* the same into the file `path' (lcpbench solve --provenance FILE) */
+int bench_provenance_file(const char *cmd, const char *path, int argc, char **argv);
 /* One CSV field, quoted per RFC 4180 when it holds a comma, a quote, CR or LF. */
 void bench_csv_field(FILE *f, const char *s);
+
+/* Names of n instance folders (the one naming rule of the outputs): each folder's name, or,
+ * when two folders share a name, every path relative to the common parent of all (a/x, b/x).
+ * names: n strings of len bytes.  0, or -1 when a name does not fit. */
+int bench_instance_names(int n, char *const *paths, char *names, size_t len);
 
 /* ---- progress line on stderr (quiet when stderr is not a terminal) --------------------- */
 typedef struct bench_progress {
@@ -70,12 +126,16 @@ typedef struct bench_history {
     int *iter;      /* iteration number */
     double *r2;     /* ||r||_2 (harness-computed) */
     double *rinf;   /* ||r||_inf */
-    double *t;      /* solve time up to this iterate, recording time excluded */
+    double *t;      /* sweep k: k x the timing runs' median seconds per sweep; NaN untimed */
 } bench_history;
 void bench_history_free(bench_history *h);
-/* iteration,residual,residual_inf,time_s with provenance */
+/* iteration,residual,residual_inf,time_s (a plain CSV; empty = no value) */
 int bench_history_write(const bench_history *h, const char *path, int force, char *msg,
                         size_t msglen);
+/* The one name of a history file: INSTANCE__LABEL.csv, both made file-name safe. */
+void bench_history_name(const char *instance, const char *label, char *out, size_t len);
+/* file-name-safe copy of s: [A-Za-z0-9._-] kept, everything else '_' */
+void bench_safe_name(const char *s, char *out, size_t len);
 
 /* ---- one measured run ---------------------------------------------------------------------- */
 typedef struct bench_result {
@@ -84,14 +144,24 @@ typedef struct bench_result {
     lcp_residuals res;       /* harness-computed at the final z */
     double zdiff, wdiff;     /* distance to the reference, NaN without zref */
     int iterations;          /* sweeps of the recording run */
-    double t_median, t_min;  /* timing runs (seconds), NaN when reps == 0 */
+    double t_median, t_min, t_max; /* seconds per solve of the timing runs, NaN when reps == 0 */
+    long batch;              /* solves per timing sample (a sample lasts >= 1 ms) */
+    double t_setup;          /* seconds of the solver's setup (lcp_prepare), apart; NaN untimed */
+    int timed_out;           /* bench_run_limited: the time limit ended the run (no answer) */
+    int crashed;             /* bench_run_limited: the child died without a result */
 } bench_result;
 
-/* Recording run (monitor on, history into h when h != NULL) then 1 warm-up and `reps'
- * timing runs with the monitor off, tol < 0 and max_iter = the recorded iterations.
- * z (m entries) receives the recording run's answer; z_start (or NULL) is the warm start. */
+/* Recording run (monitor on, history into h when h != NULL), then one warm-up and `reps'
+ * timing samples with the monitor off, tol < 0 and max_iter = the recorded iterations;
+ * the history's times from the timing runs (measure.c).  z (m entries) receives the
+ * recording run's answer; z_start (or NULL) is the warm start. */
 lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp_options *opt,
                             const double *z_start, int reps, double *z, bench_result *r,
                             bench_history *h);
+/* The same with a limit of `timeout' seconds (> 0; else no limit) in a forked child: past
+ * it the child is killed, r->timed_out = 1 and the status is negative (no answer). */
+lcp_status bench_run_limited(const lcp_problem *P, const lcp_solver *s, const lcp_options *opt,
+                             const double *z_start, int reps, double timeout, double *z,
+                             bench_result *r, bench_history *h);
 
 #endif

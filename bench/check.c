@@ -1,5 +1,5 @@
-/* check.c: `lcpbench check [DIR]': the accuracy regression check.  DIR (default
- * results/check) holds
+/* check.c: `lcpbench check [DIR]': the accuracy regression check.  DIR (default: the
+ * source tree's results/check, else the installed copy; see default_dir) holds
  *     suite.txt      the regression suite (suite.c format): every committed instance x every
  *                    registered solver (`solver all'), no timing (reps=0)
  *     baseline.csv   the committed figures: instance,solver,figure,expected,bound
@@ -9,12 +9,12 @@
  *     status         the solver's status name; must equal `expected'
  *     iterations     sweeps to the tolerance (or done when capped): got <= bound
  *     residual@K     ||r||_2 after K sweeps (the last one when the run stopped earlier):
- *                    got <= bound
+ *                    got <= bound (sweep solvers only: a direct run's history is one point)
  *     residual       ||r||_2 at the end of the run: got <= bound
  *     zdiff, wdiff   distance of the final z and w to the reference: got <= bound
  * Times are never compared.  Every regression prints one line naming instance, solver,
  * figure, expected and got, and the exit code is 1; a run with no baseline is a warning.
- * --update rewrites baseline.csv with bands: iterations + max(2, 5%), residual@K x 1.5
+ * --update rewrites baseline.csv (a plain CSV; provenance.json beside it) with bands: iterations + max(2, 5%), residual@K x 1.5
  * (+1e-14), final residual x 1.5 (+1e-12), distances max(2x, 1e-10).  Cost: the suite's runs (seconds).
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -86,6 +86,7 @@ static int figures(const char *dir, figlist *L)
     int cs = bench_csv_col(&T, "status"), cit = bench_csv_col(&T, "iterations");
     int ctt = bench_csv_col(&T, "iter_to_tol"), ch = bench_csv_col(&T, "history");
     int cz = bench_csv_col(&T, "zdiff"), cw = bench_csv_col(&T, "wdiff");
+    int csv = bench_csv_col(&T, "solver");
     int rc = 0;
     for (int r = 0; rc == 0 && r < T.nrow; r++) {
         const char *inst = bench_csv_get(&T, r, ci), *lab = bench_csv_get(&T, r, cl);
@@ -103,7 +104,9 @@ static int figures(const char *dir, figlist *L)
         }
         double res[NSAMPLE];
         int last;
-        if (samples(dir, bench_csv_get(&T, r, ch), res, &last) == 0)
+        const lcp_solver *sv = lcp_solver_find(bench_csv_get(&T, r, csv));
+        int sweeps = sv && !(sv->needs & LCP_DIRECT);   /* a direct run's history: 1 point */
+        if (sweeps && samples(dir, bench_csv_get(&T, r, ch), res, &last) == 0)
             for (int k = 0; k < NSAMPLE; k++) {
                 char nm[32];
                 snprintf(nm, sizeof nm, "residual@%d", sample_k[k]);
@@ -139,35 +142,38 @@ static const figure *fig_find(const figlist *L, const char *inst, const char *so
     return NULL;
 }
 
+/* baseline.csv (plain CSV) and provenance.json in its folder */
 static int write_baseline(const char *path, const figlist *L, int argc, char **argv)
 {
     bench_out o;
     if (!bench_open(CMD, &o, path, 1)) return 1;
-    bench_provenance(o.f, argc, argv);
-    fprintf(o.f, "# figures of lcpbench check; bound = the worst value that passes (status: "
-                 "must equal expected)\n");
     fprintf(o.f, "instance,solver,figure,expected,bound\n");
     for (int k = 0; k < L->n; k++) {
         const figure *g = &L->f[k];
         double v = g->gotv;
+        bench_csv_field(o.f, g->inst);
+        fputc(',', o.f);
+        bench_csv_field(o.f, g->solver);
         if (!strcmp(g->name, "status")) {
-            fprintf(o.f, "%s,%s,status,%s,\n", g->inst, g->solver, g->got);
+            fprintf(o.f, ",status,%s,\n", g->got);
         } else if (!strcmp(g->name, "iterations")) {
             double band = ceil(0.05 * v);
-            fprintf(o.f, "%s,%s,iterations,%.0f,%.0f\n", g->inst, g->solver, v,
-                    v + (band > 2 ? band : 2));
+            fprintf(o.f, ",iterations,%.0f,%.0f\n", v, v + (band > 2 ? band : 2));
         } else if (!strcmp(g->name, "residual")) {
-            fprintf(o.f, "%s,%s,residual,%.6e,%.6e\n", g->inst, g->solver, v, 1.5 * v + 1e-12);
+            fprintf(o.f, ",residual,%.6e,%.6e\n", v, 1.5 * v + 1e-12);
         } else if (!strncmp(g->name, "residual@", 9)) {
-            fprintf(o.f, "%s,%s,%s,%.6e,%.6e\n", g->inst, g->solver, g->name, v,
-                    1.5 * v + 1e-14);
+            fprintf(o.f, ",%s,%.6e,%.6e\n", g->name, v, 1.5 * v + 1e-14);
         } else {
-            fprintf(o.f, "%s,%s,%s,%.6e,%.6e\n", g->inst, g->solver, g->name, v,
-                    fmax(2 * v, 1e-10));
+            fprintf(o.f, ",%s,%.6e,%.6e\n", g->name, v, fmax(2 * v, 1e-10));
         }
     }
     if (bench_close(CMD, &o)) return 1;
-    return 0;
+    char dir[BENCH_PATH + 64];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
+    return bench_provenance_json(CMD, dir, argc, argv);
 }
 
 static int compare(const char *path, const figlist *L, int *nfig)
@@ -186,12 +192,16 @@ static int compare(const char *path, const figlist *L, int *nfig)
         bench_csv_free(&B);
         return 1;
     }
-    int bad = 0;
+    int bad = 0, skipped = 0;
     *nfig = B.nrow;
     for (int r = 0; r < B.nrow; r++) {
         const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
         const char *fig = bench_csv_get(&B, r, cf), *exp = bench_csv_get(&B, r, ce);
         const figure *g = fig_find(L, inst, sol, fig);
+        if (!g && !lcp_solver_find(sol)) { /* a peer this build does not have */
+            skipped += !strcmp(fig, "status");
+            continue;
+        }
         if (!g && !strcmp(fig, "status")) {
             fprintf(stderr, "lcpbench check: REGRESSION %s %s status: expected %s, got no run "
                             "(instance or solver missing)\n", inst, sol, exp);
@@ -234,6 +244,9 @@ static int compare(const char *path, const figlist *L, int *nfig)
             fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
                             "--update records it)\n", L->f[k].inst, L->f[k].solver);
     }
+    if (skipped)
+        fprintf(stderr, "lcpbench check: note: %d baseline runs of solvers this build does not "
+                        "have (peers) were not checked\n", skipped);
     bench_csv_free(&B);
     return bad;
 }
@@ -246,12 +259,49 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
+/* the folder the suite runs in: --out (empty), else a new temporary one; 0 or 1 */
+static int run_folder(const char *out, char *tmp, size_t len)
+{
+    if (out && bench_dir_nonempty(out)) {
+        bench_error(CMD, "%s is not empty", out);
+        return 1;
+    }
+    if (out) {
+        snprintf(tmp, len, "%s", out);
+        return 0;
+    }
+    const char *td = getenv("TMPDIR");
+    snprintf(tmp, len, "%s/lcpbench-check-XXXXXX", td && *td ? td : "/tmp");
+    if (mkdtemp(tmp)) return 0;
+    bench_error(CMD, "cannot create a temporary folder: %s", strerror(errno));
+    return 1;
+}
+
+/* The committed check folder: this build's source tree, else the installed data, else
+ * results/check under the current folder (whichever has a readable suite.txt first). */
+static const char *default_dir(char *buf, size_t len)
+{
+    const char *roots[2] = {LCPBENCH_SOURCE_ROOT "/results/check",
+                            LCPBENCH_DATADIR "/results/check"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(buf, len, "%s/suite.txt", roots[k]);
+        if (access(buf, R_OK) == 0) {
+            snprintf(buf, len, "%s", roots[k]);
+            return buf;
+        }
+    }
+    return "results/check";
+}
+
 static void help(void)
 {
     printf("usage: lcpbench check [DIR] [--update] [--baseline FILE] [--out RUNDIR]\n"
            "\n"
-           "Accuracy regression check: run DIR/suite.txt (default DIR: results/check) with no\n"
-           "timing and compare each figure with DIR/baseline.csv:\n"
+           "Accuracy regression check: run DIR/suite.txt with no timing and compare each\n"
+           "figure with DIR/baseline.csv.  Default DIR: results/check of the source tree this\n"
+           "lcpbench was built from (" LCPBENCH_SOURCE_ROOT "),\n"
+           "else the installed copy (" LCPBENCH_DATADIR "/results/check).\n"
+           "Figures:\n"
            "  status (must be equal), iterations to the tolerance, residual@K (||r||_2 after\n"
            "  K = 1, 10, 100, 1000 sweeps), the final residual, zdiff and wdiff (distance to\n"
            "  the reference):"
@@ -288,8 +338,8 @@ int bench_cmd_check(int argc, char **argv)
             return 2;
         } else dir = argv[k];
     }
-    if (!dir) dir = "results/check";
-    char suite[BENCH_PATH + 32], base[BENCH_PATH + 32], tmp[BENCH_PATH];
+    char suite[BENCH_PATH + 32], base[BENCH_PATH + 32], tmp[BENCH_PATH], defdir[BENCH_PATH];
+    if (!dir) dir = default_dir(defdir, sizeof defdir);
     snprintf(suite, sizeof suite, "%s/suite.txt", dir);
     snprintf(base, sizeof base, "%s/baseline.csv", dir);
     if (!baseline) baseline = base;
@@ -302,20 +352,7 @@ int bench_cmd_check(int argc, char **argv)
                     strerror(errno));
         return 1;
     }
-    if (out) {
-        if (bench_dir_nonempty(out)) {
-            bench_error(CMD, "%s is not empty", out);
-            return 1;
-        }
-        snprintf(tmp, sizeof tmp, "%s", out);
-    } else {
-        const char *td = getenv("TMPDIR");
-        snprintf(tmp, sizeof tmp, "%s/lcpbench-check-XXXXXX", td && *td ? td : "/tmp");
-        if (!mkdtemp(tmp)) {
-            bench_error(CMD, "cannot create a temporary folder: %s", strerror(errno));
-            return 1;
-        }
-    }
+    if (run_folder(out, tmp, sizeof tmp)) return 1;
     bench_suite S;
     int rc = bench_suite_load(CMD, suite, NULL, 0, &S);
     figlist L = {0};

@@ -9,7 +9,8 @@
  *     DIR/instances/NAME/          instances captured from scenes by `scene' lines
  *     DIR/plots/INSTANCE-iter.*    .gp, .png, .pdf: residual against iteration
  *     DIR/plots/INSTANCE-time.*    residual against time
- * Every CSV starts with bench_provenance "# " lines.
+ *     DIR/provenance.json          what ran where (bench_provenance_json)
+ * Every CSV is plain: one header line, RFC 4180 quoting, no comment lines.
  */
 #ifndef BENCH_HARNESS_H
 #define BENCH_HARNESS_H
@@ -20,16 +21,11 @@
 
 /* ---- suites ------------------------------------------------------------------------------ */
 
-enum { BENCH_LABEL = 96, BENCH_PATH = 4096 };
+enum { BENCH_PATH = 4096 };
 
 typedef struct bench_spec {    /* one `solver' line: a solver and its settings */
-    char label[BENCH_LABEL];   /* unique in the suite; legend and file name */
     const lcp_solver *solver;
-    lcp_options opt;           /* lcp_options_default + set/line keys */
-    char omega_text[32];       /* as given ("" = default, "auto") */
-    int beta_given, gamma_given, omega_given;
-    int reps;                  /* 5: timing repetitions after one warm-up */
-    int plot;                  /* 1: drawn in the convergence figures */
+    bench_settings set;        /* set.label: unique in its grid; legend and file name */
     int block;                 /* grid block (`grid' statements); runs pair equal blocks */
 } bench_spec;
 
@@ -64,8 +60,37 @@ long bench_suite_runs(const bench_suite *S); /* instance x solver pairs of equal
 /* help text of the format */
 void bench_suite_format_help(FILE *f);
 
-/* Run every instance x spec, writing DIR/runs.csv and DIR/history/.  Returns 0 when every
- * run is usable, 1 when a run failed or a file could not be written (one line each). */
+/* ---- the measured-run loop (run.c) ------------------------------------------------------- */
+
+typedef struct bench_row {     /* one run, as the row writers see it */
+    const bench_inst *inst;
+    const bench_spec *spec;
+    const lcp_problem *P;
+    const char *status;        /* lcp_status_str, or "no-z0", "bad-permutation", "timeout",
+                                  "crashed" (a limited run's child died) */
+    int usable;                /* the run gave an answer (status >= 0) */
+    const bench_result *r;
+    int iter_to_tol;           /* first recorded sweep with ||r||_2 <= tol; -1 */
+    const char *history;       /* history file name written, or "" */
+    const double *z;           /* the answer (usable runs) */
+} bench_row;
+
+typedef struct bench_sink {    /* where the rows go */
+    const char *histdir;       /* folder of the history files; NULL = none */
+    void (*row)(void *ctx, const bench_row *w);               /* the row writer */
+    int (*after)(void *ctx, const bench_row *w, lcp_problem *P); /* NULL, or 1 = failed */
+    void *ctx;
+    int force, quiet;          /* replace history files; no error lines for failed runs */
+} bench_sink;
+
+/* Every instance x spec of S (pairs of equal blocks): read the instance, give it a
+ * reference (ref=SOLVER), one measured run (bench_run_limited) per spec, its history file,
+ * then out->row and out->after.  0 when every run gave an answer or timed out, 1 when a
+ * run failed, an instance was unreadable or a file could not be written. */
+int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out);
+
+/* bench_grid_loop into DIR/runs.csv (columns: results/README.md), DIR/history/ and
+ * DIR/provenance.json. */
 int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
                    int quiet, int argc, char **argv);
 
@@ -93,8 +118,6 @@ int bench_scene_world(const char *scene, int nkv, const char *const *kv, struct 
 
 /* 1 when dir exists and holds an entry besides . and .. */
 int bench_dir_nonempty(const char *dir);
-/* file-name-safe copy of s: [A-Za-z0-9._-] kept, everything else '_' */
-void bench_safe_name(const char *s, char *out, size_t len);
 
 /* ---- CSV tables --------------------------------------------------------------------------- */
 

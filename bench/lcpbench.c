@@ -1,7 +1,8 @@
-/* lcpbench.c: the command line of the suite (design.md section 8).  One table of
+/* lcpbench.c: the command line of the suite (README, "The command line").  One table of
  * subcommands; each subcommand lives in its own file and has --help. */
 #include "bench.h"
 #include "prob.h"
+#include "version.h"
 
 #include <cblas.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ static const bench_command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: lcpbench COMMAND [options]   (lcpbench COMMAND --help)\n\ncommands:\n");
+    fprintf(f, "usage: lcpbench COMMAND [options]   (lcpbench COMMAND --help)\n"
+               "       lcpbench --version\n\ncommands:\n");
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
 }
@@ -42,7 +44,7 @@ int bench_cmd_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
     if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) {
-        printf("usage: lcpbench list [solvers|orders|scenes|forms|tables|suites]\n");
+        printf("usage: lcpbench list [solvers|orders|scenes|forms|tables|suites|settings]\n");
         return 0;
     }
     int all = strcmp(what, "all") == 0, known = 0;
@@ -83,8 +85,14 @@ int bench_cmd_list(int argc, char **argv)
             printf("  %s\n", lcp_form_name((lcp_form)f));
         known = 1;
     }
+    if (all || strcmp(what, "settings") == 0) {
+        if (all) printf("settings (solve --flag X, suite key=X):\n");
+        bench_settings_list(stdout);
+        known = 1;
+    }
     if (!known) {
-        bench_error("list", "unknown list '%s' (solvers, orders, scenes, forms, tables, suites)", what);
+        bench_error("list", "unknown list '%s' (solvers, orders, scenes, forms, tables, suites, "
+                            "settings)", what);
         return 2;
     }
     return 0;
@@ -92,7 +100,7 @@ int bench_cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* timing protocol (design.md section 7): single-threaded BLAS unless the user says */
+    /* timing (README, "The harness"): single-threaded BLAS unless the user says */
     if (!getenv("OPENBLAS_NUM_THREADS")) {
         setenv("OPENBLAS_NUM_THREADS", "1", 0);
         openblas_set_num_threads(1);
@@ -100,6 +108,10 @@ int main(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("lcpbench %s (git %s)\n", LCPBENCH_VERSION, LCPBENCH_GIT);
+        return 0;
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         if (strcmp(argv[1], commands[k].name) == 0) return commands[k].fn(argc - 1, argv + 1);

@@ -1,20 +1,24 @@
-/* run.c: `lcpbench run SUITE --out DIR': every instance x solver setting of a suite
- * (suite.c), each a measured run (measure.c: a recording run with the harness's residual
- * history, then a warm-up and `reps' timing runs with the monitor off and the recorded
- * iteration count), written as
+/* run.c: the measured-run loop of lcpbench (bench_grid_loop), shared by `lcpbench run',
+ * `lcpbench solve', `lcpbench check' and the tables; and `lcpbench run SUITE --out DIR',
+ * which writes with it
  *     DIR/runs.csv          one row per run (columns below and in results/README.md)
- *     DIR/history/I__S.csv  iteration,residual,residual_inf,time_s of each run
+ *     DIR/history/I__L.csv  iteration,residual,residual_inf,time_s of each run
+ *     DIR/provenance.json   what ran where
  *     DIR/plots/            convergence figures (plot.c)
+ * Each run is measure.c's: a recording run with the harness's residual history, then a
+ * warm-up and `reps' timing samples with the monitor off and the recorded iteration count.
  * runs.csv columns:
- *     instance,label,solver,rows,tol,maxit,omega,beta,gamma,order,seed,form,warm,every,reps,
- *     plot,status,iterations,iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,time_s,
- *     time_min_s,work,omega_used,beta_used,gamma_used,shape,form_used,history
- * tol..reps are the settings asked for (omega/beta/gamma empty = the solver's default),
- * *_used what the solver reports; iter_to_tol = first recorded iteration with
- * ||r||_2 <= tol (empty when never reached); residuals are lcp_residual at the final z;
- * zdiff/wdiff need a reference (zref.mtx or ref=SOLVER); time_s/time_min_s = median/min of
- * the timing runs.  Empty fields mean "no value"; NaN is never printed.
- * Cost: the runs; the recording adds nothing to the reported times.
+ *     instance,label,solver,rows, the settings (settings.c: tol,maxit,omega,...; empty when
+ *     the solver does not use it or its default is the solver's), status,iterations,
+ *     iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,time_s,time_min_s,
+ *     time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,shape,form_used,
+ *     history
+ * *_used is what the solver reports; iter_to_tol = first recorded sweep with ||r||_2 <= tol
+ * (empty when never reached); residuals are lcp_residual at the final z; zdiff/wdiff need a
+ * reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max seconds per solve of
+ * the timing samples, time_batch = solves per sample, time_setup_s = the solver's setup
+ * (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
+ * never printed.  Cost: the runs; the recording adds nothing to the reported times.
  */
 #include "harness.h"
 
@@ -56,123 +60,179 @@ static void give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
     free(z);
 }
 
-int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
-                   int quiet, int argc, char **argv)
+/* the status of a run that cannot start, or NULL */
+static const char *cannot_start(const bench_settings *set, const lcp_problem *P)
 {
-    char path[BENCH_PATH + 256], msg[8400];
-    snprintf(path, sizeof path, "%s/history", dir);
-    if (bench_mkdir_p(path, msg, sizeof msg) != 0) {
-        bench_error(cmd, "%s", msg);
-        return 1;
-    }
-    bench_out out;
-    snprintf(path, sizeof path, "%s/runs.csv", dir);
-    if (!bench_open(cmd, &out, path, force)) return 1;
-    FILE *f = out.f;
-    bench_provenance(f, argc, argv);
-    fprintf(f, "# suite: %s\n", S->name);
-    fprintf(f, "instance,label,solver,rows,tol,maxit,omega,beta,gamma,order,seed,form,warm,"
-               "every,reps,plot,status,iterations,iter_to_tol,residual,residual_inf,rel_residual,"
-               "zdiff,wdiff,time_s,time_min_s,work,omega_used,beta_used,gamma_used,shape,"
-               "form_used,history\n");
+    if (set->opt.warm && !P->z0) return "no-z0";
+    if (set->opt.order == LCP_ORDER_PERM && set->perm_rows != P->m) return "bad-permutation";
+    return NULL;
+}
+
+/* one run of spec sp on instance I: measure, history file, row; 1 when it failed */
+static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, lcp_problem *P,
+                   double *z, const bench_sink *out)
+{
+    const bench_settings *set = &sp->set;
+    bench_result r;
+    bench_history h = {0};
+    bench_row w = {.inst = I, .spec = sp, .P = P, .r = &r, .iter_to_tol = -1, .history = "",
+                   .z = z};
+    const char *no = cannot_start(set, P);
     int failed = 0;
+    char hname[2 * BENCH_LABEL + 16], path[BENCH_PATH + 300], msg[8400];
+    if (no) {
+        memset(&r, 0, sizeof r);
+        lcp_info_init(&r.info);
+        r.res.r2 = r.res.rinf = r.res.rel = r.zdiff = r.wdiff = NAN;
+        r.t_median = r.t_min = r.t_max = NAN;
+        w.status = no;
+        bench_error(cmd, "%s: %s: %s", I->name, set->label,
+                    no[0] == 'n' ? "warm=1 needs z0.mtx" : "the permutation has the wrong length");
+        failed = 1;
+    } else {
+        lcp_status st = bench_run_limited(P, sp->solver, &set->opt, set->opt.warm ? P->z0 : NULL,
+                                          set->reps, set->timeout, z, &r, &h);
+        w.status = r.timed_out ? "timeout" : r.crashed ? "crashed" : lcp_status_str(st);
+        w.usable = st >= 0;
+        failed = st < 0 && !r.timed_out;
+        if (failed && !out->quiet) {
+            if (r.info.row >= 0)
+                bench_error(cmd, "%s: %s: %s at row %d", I->name, set->label, w.status,
+                            r.info.row);
+            else bench_error(cmd, "%s: %s: %s", I->name, set->label, w.status);
+        }
+    }
+    if (w.usable) {
+        w.iter_to_tol = iter_to_tol(&h, set->opt.tol);
+        if ((sp->solver->needs & LCP_DIRECT) && (r.status == LCP_OK || r.status == LCP_NONUNIQUE))
+            w.iter_to_tol = r.iterations;
+    }
+    if (w.usable && out->histdir && h.n > 0) {
+        bench_history_name(I->name, set->label, hname, sizeof hname);
+        snprintf(path, sizeof path, "%s/%s", out->histdir, hname);
+        if (bench_history_write(&h, path, out->force, msg, sizeof msg) == 0) w.history = hname;
+        else {
+            bench_error(cmd, "%s", msg);
+            failed = 1;
+        }
+    }
+    out->row(out->ctx, &w);
+    if (out->after && out->after(out->ctx, &w, P)) failed = 1;
+    bench_history_free(&h);
+    return failed;
+}
+
+int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out)
+{
+    int failed = 0;
+    char msg[8400];
     bench_progress prog;
     bench_progress_start(&prog, cmd, bench_suite_runs(S));
-    if (quiet) prog.tty = 0;
+    if (out->quiet) prog.tty = 0;
     for (int i = 0; i < S->ninst; i++) {
         const bench_inst *I = &S->inst[i];
+        int runs = 0;
+        for (int k = 0; k < S->nspec; k++) runs += S->spec[k].block == I->block;
         lcp_problem P;
         lcp_problem_init(&P);
         if (lcp_read_instance(I->path, &P, msg, sizeof msg) != LCP_OK) {
             bench_error(cmd, "%s", msg);
             failed = 1;
+            bench_progress_step(&prog, runs);
             continue;
         }
         give_ref(cmd, I, &P);
         double *z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof(double));
-        for (int k = 0; z && k < S->nspec; k++) {
-            const bench_spec *sp = &S->spec[k];
-            if (sp->block != I->block) continue;
-            bench_result r;
-            bench_history h = {0};
-            lcp_status st;
-            const char *stname;
-            if (sp->opt.warm && !P.z0) {
-                bench_error(cmd, "%s: %s: warm=1 needs z0.mtx", I->name, sp->label);
-                memset(&r, 0, sizeof r);
-                lcp_info_init(&r.info);
-                r.res.r2 = r.res.rinf = r.res.rel = r.zdiff = r.wdiff = NAN;
-                r.t_median = r.t_min = NAN;
-                st = LCP_ERR_ARG;
-                stname = "no-z0";
-            } else {
-                st = bench_run_solver(&P, sp->solver, &sp->opt, sp->opt.warm ? P.z0 : NULL,
-                                      sp->reps, z, &r, &h);
-                stname = lcp_status_str(st);
-                if (st < 0 && !quiet) {
-                    if (r.info.row >= 0)
-                        bench_error(cmd, "%s: %s: %s at row %d", I->name, sp->label, stname,
-                                    r.info.row);
-                    else
-                        bench_error(cmd, "%s: %s: %s", I->name, sp->label, stname);
-                }
-            }
-            if (st < 0) failed = 1;
-            char hname[2 * BENCH_LABEL + 8], si[BENCH_LABEL], sl[BENCH_LABEL];
-            bench_safe_name(I->name, si, sizeof si);
-            bench_safe_name(sp->label, sl, sizeof sl);
-            snprintf(hname, sizeof hname, "%s__%s.csv", si, sl);
-            int hist_ok = 0;
-            if (st >= 0 && h.n > 0) {
-                snprintf(path, sizeof path, "%s/history/%s", dir, hname);
-                if (bench_history_write(&h, path, force, msg, sizeof msg) == 0) hist_ok = 1;
-                else {
-                    bench_error(cmd, "%s", msg);
-                    failed = 1;
-                }
-            }
-            int itt = st >= 0 ? iter_to_tol(&h, sp->opt.tol) : -1;
-            if (st >= 0 && (sp->solver->needs & LCP_DIRECT) && (st == LCP_OK ||
-                                                                st == LCP_NONUNIQUE))
-                itt = r.iterations;
-            fprintf(f, "%s,%s,%s,%d", I->name, sp->label, sp->solver->name, P.m);
-            fprintf(f, ",%.6g,%d,%s", sp->opt.tol, sp->opt.max_iter, sp->omega_text);
-            if (sp->beta_given) fprintf(f, ",%.17g", sp->opt.beta);
-            else fprintf(f, ",");
-            if (sp->gamma_given) fprintf(f, ",%.17g", sp->opt.gamma);
-            else fprintf(f, ",");
-            fprintf(f, ",%s,%llu,%s,%d,%d,%d,%d,%s,%d", lcp_order_name(sp->opt.order),
-                    (unsigned long long)sp->opt.seed, lcp_form_name(sp->opt.form),
-                    sp->opt.warm, sp->opt.check_every, sp->reps, sp->plot, stname,
-                    st >= 0 ? r.iterations : 0);
-            if (itt >= 0) fprintf(f, ",%d", itt);
-            else fprintf(f, ",");
-            num(f, st >= 0 ? r.res.r2 : NAN);
-            num(f, st >= 0 ? r.res.rinf : NAN);
-            num(f, st >= 0 ? r.res.rel : NAN);
-            num(f, st >= 0 ? r.zdiff : NAN);
-            num(f, st >= 0 ? r.wdiff : NAN);
-            num(f, st >= 0 ? r.t_median : NAN);
-            num(f, st >= 0 ? r.t_min : NAN);
-            fprintf(f, ",%.0f", st >= 0 && isfinite(r.info.work) ? r.info.work : 0.0);
-            num(f, st >= 0 && r.info.omega > 0 ? r.info.omega : NAN);
-            num(f, st >= 0 && r.info.shape ? r.info.beta : NAN);
-            num(f, st >= 0 && r.info.shape ? r.info.gamma : NAN);
-            fprintf(f, ",%s,%s,%s\n",
-                    r.info.shape == 'D' ? "D" : r.info.shape == 'I' ? "I" : "",
-                    st >= 0 ? lcp_form_name(r.info.form) : "", hist_ok ? hname : "");
-            fflush(f);
-            bench_history_free(&h);
-            bench_progress_step(&prog, 1);
-        }
         if (!z) {
             bench_error(cmd, "%s: out of memory", I->name);
             failed = 1;
+        }
+        for (int k = 0; z && k < S->nspec; k++) {
+            if (S->spec[k].block != I->block) continue;
+            failed |= one_run(cmd, I, &S->spec[k], &P, z, out);
+            bench_progress_step(&prog, 1);
         }
         free(z);
         lcp_problem_free(&P);
     }
     bench_progress_end(&prog);
+    return failed;
+}
+
+/* ---- runs.csv ------------------------------------------------------------------------------ */
+
+static void runs_head(FILE *f)
+{
+    int ns;
+    const bench_setting *st = bench_settings_table(&ns);
+    fprintf(f, "instance,label,solver,rows");
+    for (int k = 0; k < ns; k++)
+        if (st[k].kind != BENCH_TEXT) fprintf(f, ",%s", st[k].key);
+    fprintf(f, ",status,iterations,iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,"
+               "time_s,time_min_s,time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,"
+               "shape,form_used,history\n");
+}
+
+static void runs_row(void *ctx, const bench_row *w)
+{
+    FILE *f = ctx;
+    const bench_result *r = w->r;
+    const bench_spec *sp = w->spec;
+    int ok = w->usable, ns;
+    const bench_setting *st = bench_settings_table(&ns);
+    bench_csv_field(f, w->inst->name);
+    fputc(',', f);
+    bench_csv_field(f, sp->set.label);
+    fprintf(f, ",%s,%d", sp->solver->name, w->P->m);
+    for (int k = 0; k < ns; k++) {
+        if (st[k].kind == BENCH_TEXT) continue;
+        char v[64] = "";
+        if (bench_setting_uses(&st[k], sp->solver)) bench_setting_text(&sp->set, &st[k], v, sizeof v);
+        fputc(',', f);
+        bench_csv_field(f, v);
+    }
+    fprintf(f, ",%s,%d", w->status, ok ? r->iterations : 0);
+    if (w->iter_to_tol >= 0) fprintf(f, ",%d", w->iter_to_tol);
+    else fprintf(f, ",");
+    num(f, ok ? r->res.r2 : NAN);
+    num(f, ok ? r->res.rinf : NAN);
+    num(f, ok ? r->res.rel : NAN);
+    num(f, ok ? r->zdiff : NAN);
+    num(f, ok ? r->wdiff : NAN);
+    num(f, ok ? r->t_median : NAN);
+    num(f, ok ? r->t_min : NAN);
+    num(f, ok ? r->t_max : NAN);
+    if (ok && r->batch > 0) fprintf(f, ",%ld", r->batch);
+    else fprintf(f, ",");
+    num(f, ok ? r->t_setup : NAN);
+    fprintf(f, ",%.0f", ok && isfinite(r->info.work) ? r->info.work : 0.0);
+    num(f, ok && r->info.omega > 0 ? r->info.omega : NAN);
+    num(f, ok && r->info.shape ? r->info.beta : NAN);
+    num(f, ok && r->info.shape ? r->info.gamma : NAN);
+    fprintf(f, ",%s,%s,", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "",
+            ok ? lcp_form_name(r->info.form) : "");
+    bench_csv_field(f, w->history);
+    fputc('\n', f);
+    fflush(f);
+}
+
+int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
+                   int quiet, int argc, char **argv)
+{
+    char hist[BENCH_PATH + 16], path[BENCH_PATH + 16], msg[8400];
+    snprintf(hist, sizeof hist, "%s/history", dir);
+    if (bench_mkdir_p(hist, msg, sizeof msg) != 0) {
+        bench_error(cmd, "%s", msg);
+        return 1;
+    }
+    if (bench_provenance_json(cmd, dir, argc, argv)) return 1;
+    bench_out out;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (!bench_open(cmd, &out, path, force)) return 1;
+    runs_head(out.f);
+    bench_sink sink = {.histdir = hist, .row = runs_row, .ctx = out.f, .force = force,
+                       .quiet = quiet};
+    int failed = bench_grid_loop(cmd, S, &sink);
     if (bench_close(cmd, &out)) return 1;
     return failed;
 }
@@ -197,18 +257,17 @@ static void help(void)
            "\n"
            "Run a grid of instances x solver settings: SUITE is a built-in name or a suite\n"
            "file.  Writes DIR/runs.csv (one row per run), DIR/history/INSTANCE__LABEL.csv\n"
-           "(iteration,residual,residual_inf,time_s), DIR/instances/ (captured scenes) and\n"
-           "DIR/plots/ (residual against iteration and time per instance, .gp + .png + .pdf).\n"
+           "(iteration,residual,residual_inf,time_s; sweep k at k x the timed seconds per\n"
+           "sweep), DIR/instances/ (captured scenes), DIR/provenance.json and DIR/plots/\n"
+           "(residual against iteration and time per instance, .gp + .png + .pdf).\n"
            "Refuses a non-empty DIR unless --force.\n"
            "\n"
            "built-in suites:\n");
     bench_list_suites(stdout);
     printf("\n");
     bench_suite_format_help(stdout);
-    printf("\nruns.csv columns: instance,label,solver,rows,tol,maxit,omega,beta,gamma,order,\n"
-           "  seed,form,warm,every,reps,plot,status,iterations,iter_to_tol,residual,residual_inf,\n"
-           "  rel_residual,zdiff,wdiff,time_s,time_min_s,work,omega_used,beta_used,\n"
-           "  gamma_used,shape,form_used,history   (results/README.md)\n");
+    printf("\nruns.csv columns (results/README.md): ");
+    runs_head(stdout);
 }
 
 int bench_cmd_run(int argc, char **argv)

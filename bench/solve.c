@@ -1,13 +1,18 @@
-/* solve.c: `lcpbench solve INSTANCE... --solver NAME[,NAME...] [options]'.
+/* solve.c: `lcpbench solve INSTANCE... --solver NAME[,NAME...] [settings]'.
  *
- * For each instance and solver: one measured run (measure.c), one CSV line on stdout with
- *   instance,solver,status,iterations,residual,residual_inf,time_s,   (design.md section 8)
- *   time_min_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
- * residual = ||r||_2 computed here from (A, q, z); time_s = median of --reps timing runs.
- * Fields that have no value (an error status, no reference) are left empty, never NaN.
- * Exit: 0 all runs usable (status >= 0), 1 a run failed or an instance was bad, 2 usage.
+ * A grid of its instances x solvers run by the harness's one loop (run.c), with a row
+ * writer that prints one CSV line per run on stdout (README, "The command line"):
+ *   instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,time_max_s,
+ *   time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
+ * residual = ||r||_2 computed here from (A, q, z); time_s = median of the --reps timing
+ * samples, time_min_s/time_max_s their spread.  Fields that have no value are empty, never
+ * NaN; the instance name is quoted per RFC 4180 when needed.  Instances are named by their
+ * folder, or by their path relative to the common parent when two folders share a name.
+ * The settings flags come from the settings table (settings.c); each solver gets those it
+ * uses, and a flag that no chosen solver uses is refused.  Exit: 0 every run gave an answer or timed out, 1 a run failed
+ * or an instance was bad, 2 usage.
  */
-#include "bench.h"
+#include "harness.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,43 +26,29 @@ static void help(void)
 {
     printf("usage: lcpbench solve INSTANCE... --solver NAME[,NAME...] [options]\n"
            "\n"
-           "Solve instance folders (design.md section 3) and print one CSV line per run:\n"
+           "Solve instance folders (README, \"Instance folders\") and print one CSV line per\n"
+           "run:\n"
            "  instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,\n"
-           "  rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape\n"
-           "residuals are computed by lcpbench from (A, q, z); time_s is the median of --reps\n"
-           "timing runs (monitor off, fixed iteration count); zdiff/wdiff need zref.mtx.\n"
+           "  time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,\n"
+           "  omega,beta,gamma,shape\n"
+           "residuals are computed by lcpbench from (A, q, z); time_s is the median seconds\n"
+           "per solve of --reps timing samples (monitor off, fixed iteration count; a sample\n"
+           "repeats the solve time_batch times so that it lasts at least 1 ms), min and max\n"
+           "beside it; time_setup_s is the solver's setup (once per problem), timed apart;\n"
+           "zdiff/wdiff need zref.mtx.\n"
            "\n"
            "options:\n"
            "  --solver NAME[,NAME]  solvers (lcpbench list solvers)\n"
-           "  --tol T               stop at ||r||_2 <= T (default 1e-6)\n"
-           "  --maxit K             sweep cap (default 1000)\n"
-           "  --check-every K       residual test every K sweeps (default 1)\n"
-           "  --omega W|auto        relaxation (default 1; auto: jacobi only)\n"
-           "  --beta B              AMGS Omega scale (default: solver's)\n"
-           "  --gamma G             AMGS gamma (default 1)\n"
-           "  --order ORDER         natural reverse symmetric random random8 error mass ode8\n"
-           "                        perm:FILE\n"
-           "                        (FILE: m whitespace-separated 0-based rows)\n"
-           "  --seed S              seed of random orderings (default 1)\n"
-           "  --form F              auto, assembled or matrix-free (default auto)\n"
-           "  --warm                start from the instance's z0.mtx\n"
-           "  --warm-scale S        start from S times z0.mtx (default 1; ODE quickstep 0.9)\n"
-           "  --reps R              timing repetitions after one warm-up (default 5; 0 = none)\n"
            "  --history DIR         write DIR/INSTANCE__SOLVER.csv: iteration,residual,\n"
-           "                        residual_inf,time_s\n"
+           "                        residual_inf,time_s (sweep k at k x the timed seconds\n"
+           "                        per sweep) and DIR/provenance.json\n"
            "  --solution DIR        write DIR/INSTANCE__SOLVER.mtx (z, Matrix Market)\n"
            "  --store-ref           store a direct solver's z as INSTANCE/zref.mtx\n"
-           "  --force               replace existing output files\n");
-}
-
-/* basename of an instance folder, without trailing slashes */
-static void instance_name(const char *path, char *buf, size_t len)
-{
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/') n--;
-    size_t b = n;
-    while (b > 0 && path[b - 1] != '/') b--;
-    snprintf(buf, len, "%.*s", (int)(n - b), path + b);
+           "  --provenance FILE     write what ran where (version, compiler, CPU, ...) as JSON\n"
+           "  --force               replace existing output files\n"
+           "settings (lcpbench list settings; numbers may be fractions a/b; each solver gets\n"
+           "the settings it uses; one that no chosen solver uses is refused):\n");
+    bench_settings_help(stdout, 1);
 }
 
 static int read_perm(const char *file, int **perm, int *count)
@@ -69,8 +60,8 @@ static int read_perm(const char *file, int **perm, int *count)
     }
     int cap = 64, n = 0, *p = malloc((size_t)cap * sizeof(int));
     long v;
-    int rc = 0, c;
-    while (p && (c = fscanf(f, "%ld", &v)) == 1) {
+    int rc = 0;
+    while (p && fscanf(f, "%ld", &v) == 1) {
         if (v < 0 || v > 2147483647L) {
             bench_error(CMD, "%s: entry %d: %ld is not a 0-based row", file, n + 1, v);
             rc = -1;
@@ -97,304 +88,265 @@ static int read_perm(const char *file, int **perm, int *count)
     return 0;
 }
 
+typedef struct solve_args {
+    const char *solvers, *history, *solution, *provenance;
+    int force, store_ref, ninst;
+    char **inst;
+    int *perm;
+    bench_settings set;
+} solve_args;
+
+/* one settings flag at argv[*k]: 1 taken, 0 not a settings flag, -1 error printed */
+static int setting_flag(int argc, char **argv, int *k, solve_args *a)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[*k], "="), argv[*k]);
+    const bench_setting *t = bench_setting_find(name);
+    if (!t || !t->flag || strcmp(t->flag, name)) return 0;
+    const char *v = strchr(argv[*k], '=') ? strchr(argv[*k], '=') + 1 : "1";
+    char msg[512];
+    if (t->kind != BENCH_BOOL && bench_opt(argc, argv, k, t->flag, &v) < 0) return -1;
+    if (!strcmp(t->key, "order") && !strncmp(v, "perm:", 5)) {
+        if (a->perm) free(a->perm);
+        a->perm = NULL;
+        if (read_perm(v + 5, &a->perm, &a->set.perm_rows) != 0) return -1;
+        a->set.opt.order = LCP_ORDER_PERM;
+        a->set.opt.perm = a->perm;
+        a->set.given |= 1ull << (t - bench_settings_table(NULL));
+        return 1;
+    }
+    if (bench_setting_set(&a->set, t, v, msg, sizeof msg) != 0) {
+        bench_error(CMD, "%s: %s", t->flag, msg);
+        return -1;
+    }
+    return 1;
+}
+
+static int parse(int argc, char **argv, solve_args *a)
+{
+    bench_settings_default(&a->set);
+    a->inst = malloc((size_t)argc * sizeof(char *));
+    if (!a->inst) return 2;
+    for (int k = 1; k < argc; k++) {
+        const char *v = NULL;
+        int r = 0;
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            help();
+            return 1;
+        } else if (strcmp(argv[k], "--force") == 0) a->force = 1;
+        else if (strcmp(argv[k], "--store-ref") == 0) a->store_ref = 1;
+        else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) > 0) a->solvers = v;
+        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--history", &v)) > 0) a->history = v;
+        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--solution", &v)) > 0)
+            a->solution = v;
+        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--provenance", &v)) > 0)
+            a->provenance = v;
+        else if (r == 0 && (r = setting_flag(argc, argv, &k, a)) != 0) {
+        } else if (r == 0 && argv[k][0] == '-' && argv[k][1] != 0) {
+            bench_error(CMD, "unknown option '%s' (lcpbench solve --help)", argv[k]);
+            r = -1;
+        } else if (r == 0) {
+            a->inst[a->ninst++] = argv[k];
+        }
+        if (r < 0) return 2;
+    }
+    if (!a->solvers) {
+        bench_error(CMD, "--solver NAME is required (lcpbench list solvers)");
+        return 2;
+    }
+    if (a->ninst == 0) {
+        bench_error(CMD, "no instance folder given (lcpbench solve --help)");
+        return 2;
+    }
+    return 0;
+}
+
+/* One spec per solver of "a,b,c", each with the settings it uses; an unknown name, or a
+ * setting that no chosen solver uses: -1 (one line naming the solver and the setting). */
+static int add_solvers(const solve_args *a, bench_suite *S)
+{
+    char *copy = strdup(a->solvers);
+    int n = 1;
+    for (const char *c = a->solvers; *c; c++) n += *c == ',';
+    S->spec = calloc((size_t)n, sizeof *S->spec);
+    int rc = copy && S->spec ? 0 : -1;
+    uint64_t used = 0;
+    for (char *save = NULL, *tok = rc == 0 ? strtok_r(copy, ",", &save) : NULL; rc == 0 && tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        const lcp_solver *s = lcp_solver_find(tok);
+        if (!s) {
+            bench_error(CMD, "--solver: unknown solver '%s' (lcpbench list solvers)", tok);
+            rc = -1;
+            break;
+        }
+        bench_spec *sp = &S->spec[S->nspec++];
+        sp->solver = s;
+        sp->set = a->set;
+        bench_settings_drop_unused(&sp->set, s);
+        used |= sp->set.given;
+        snprintf(sp->set.label, sizeof sp->set.label, "%s", s->name);
+    }
+    free(copy);
+    if (rc == 0 && S->nspec == 0) {
+        bench_error(CMD, "--solver: empty list");
+        rc = -1;
+    }
+    int ns;
+    const bench_setting *t = bench_settings_table(&ns);
+    char names[1024] = "";
+    for (int k = 0; rc == 0 && k < S->nspec; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                 S->spec[k].solver->name);
+    for (int k = 0; rc == 0 && k < ns; k++)
+        if ((a->set.given >> k & 1u) && !(used >> k & 1u)) {
+            bench_error(CMD, "%s %s not use %s (lcpbench list settings)", names,
+                        S->nspec == 1 ? "does" : "do", t[k].flag);
+            rc = -1;
+        }
+    return rc;
+}
+
+static int add_instances(const solve_args *a, bench_suite *S)
+{
+    S->inst = calloc((size_t)a->ninst, sizeof *S->inst);
+    char *names = calloc((size_t)a->ninst, sizeof S->inst->name);
+    int rc = S->inst && names ? 0 : -1;
+    if (rc == 0 && bench_instance_names(a->ninst, a->inst, names, sizeof S->inst->name) != 0) {
+        bench_error(CMD, "an instance path is too long");
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < a->ninst; i++) {
+        bench_inst *I = &S->inst[S->ninst++];
+        snprintf(I->name, sizeof I->name, "%s", names + i * sizeof I->name);
+        if (snprintf(I->path, sizeof I->path, "%s", a->inst[i]) >= (int)sizeof I->path) {
+            bench_error(CMD, "%s: path too long", a->inst[i]);
+            rc = -1;
+        }
+        for (int j = 0; rc == 0 && j < i; j++)
+            if (!strcmp(S->inst[j].name, I->name)) {
+                bench_error(CMD, "%s is given twice", a->inst[i]);
+                rc = -1;
+            }
+    }
+    free(names);
+    return rc;
+}
+
 static void csv_num(double v)
 {
     if (isfinite(v)) printf(",%.6e", v);
     else printf(",");
 }
 
-typedef struct solve_args {
-    const char *solvers, *history, *solution, *permfile;
-    int reps, force, store_ref;
-    lcp_options opt;
-} solve_args;
-
-static int parse(int argc, char **argv, solve_args *a, int *ninst, char ***inst)
+static void solve_row(void *ctx, const bench_row *w)
 {
-    lcp_options_default(&a->opt);
-    a->reps = 5;
-    char **list = malloc((size_t)argc * sizeof(char *));
-    int n = 0;
-    if (!list) return 2;
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL;
-        int r;
-        long l;
-        double d;
-#define OPT(name) ((r = bench_opt(argc, argv, &k, name, &v)) != 0)
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            free(list);
-            return 1;
-        } else if (strcmp(argv[k], "--warm") == 0) a->opt.warm = 1;
-        else if (strcmp(argv[k], "--force") == 0) a->force = 1;
-        else if (strcmp(argv[k], "--store-ref") == 0) a->store_ref = 1;
-        else if (OPT("--solver")) { if (r > 0) a->solvers = v; }
-        else if (OPT("--history")) { if (r > 0) a->history = v; }
-        else if (OPT("--solution")) { if (r > 0) a->solution = v; }
-        else if (OPT("--tol")) {
-            if (r > 0 && (r = bench_parse_double(CMD, "--tol", v, &d)) == 0) a->opt.tol = d;
-        } else if (OPT("--maxit")) {
-            if (r > 0 && (r = bench_parse_int(CMD, "--maxit", v, 0, 2000000000L, &l)) == 0)
-                a->opt.max_iter = (int)l;
-        } else if (OPT("--check-every")) {
-            if (r > 0 && (r = bench_parse_int(CMD, "--check-every", v, 1, 1000000L, &l)) == 0)
-                a->opt.check_every = (int)l;
-        } else if (OPT("--reps")) {
-            if (r > 0 && (r = bench_parse_int(CMD, "--reps", v, 0, 100000L, &l)) == 0)
-                a->reps = (int)l;
-        } else if (OPT("--seed")) {
-            if (r > 0 && (r = bench_parse_int(CMD, "--seed", v, 0, 2147483647L, &l)) == 0)
-                a->opt.seed = (uint64_t)l;
-        } else if (OPT("--warm-scale")) {
-            if (r > 0 && (r = bench_parse_double(CMD, "--warm-scale", v, &d)) == 0) {
-                if (!isfinite(d)) {
-                    bench_error(CMD, "--warm-scale: %s is not finite", v);
-                    r = -1;
-                }
-                a->opt.warm_scale = d;
-            }
-        } else if (OPT("--omega")) {
-            if (r > 0 && strcmp(v, "auto") == 0) a->opt.omega_auto = 1;
-            else if (r > 0 && (r = bench_parse_double(CMD, "--omega", v, &d)) == 0) {
-                if (!(d > 0.0 && d < 2.0)) {
-                    bench_error(CMD, "--omega: %s is outside (0, 2)", v);
-                    r = -1;
-                }
-                a->opt.omega = d;
-            }
-        } else if (OPT("--beta")) {
-            if (r > 0 && (r = bench_parse_double(CMD, "--beta", v, &d)) == 0) {
-                if (!(d > 0.0)) {
-                    bench_error(CMD, "--beta: %s must be positive", v);
-                    r = -1;
-                }
-                a->opt.beta = d;
-            }
-        } else if (OPT("--gamma")) {
-            if (r > 0 && (r = bench_parse_double(CMD, "--gamma", v, &d)) == 0) {
-                if (!(d > 0.0)) {
-                    bench_error(CMD, "--gamma: %s must be positive", v);
-                    r = -1;
-                }
-                a->opt.gamma = d;
-            }
-        } else if (OPT("--form")) {
-            if (r > 0) {
-                if (strcmp(v, "auto") == 0) a->opt.form = LCP_FORM_AUTO;
-                else if (strcmp(v, "assembled") == 0) a->opt.form = LCP_FORM_ASSEMBLED;
-                else if (strcmp(v, "matrix-free") == 0) a->opt.form = LCP_FORM_MATRIX_FREE;
-                else {
-                    bench_error(CMD, "--form: unknown form '%s' (auto, assembled, matrix-free)", v);
-                    r = -1;
-                }
-            }
-        } else if (OPT("--order")) {
-            if (r > 0) {
-                if (strncmp(v, "perm:", 5) == 0) {
-                    a->opt.order = LCP_ORDER_PERM;
-                    a->permfile = v + 5;
-                } else if (lcp_order_parse(v, &a->opt.order) != LCP_OK ||
-                           a->opt.order == LCP_ORDER_PERM) {
-                    bench_error(CMD, "--order: unknown ordering '%s' (lcpbench list orders)", v);
-                    r = -1;
-                }
-            }
-        } else if (argv[k][0] == '-' && argv[k][1] != 0) {
-            bench_error(CMD, "unknown option '%s' (lcpbench solve --help)", argv[k]);
-            r = -1;
-        } else {
-            list[n++] = argv[k];
-            r = 0;
-        }
-#undef OPT
-        if (r < 0) {
-            free(list);
-            return 2;
-        }
+    (void)ctx;
+    const bench_result *r = w->r;
+    int ok = w->usable;
+    bench_csv_field(stdout, w->inst->name);
+    printf(",%s,%s,%d", w->spec->solver->name, w->status, r->iterations);
+    csv_num(ok ? r->res.r2 : NAN);
+    csv_num(ok ? r->res.rinf : NAN);
+    csv_num(ok ? r->t_median : NAN);
+    csv_num(ok ? r->t_min : NAN);
+    csv_num(ok ? r->t_max : NAN);
+    if (ok && r->batch > 0) printf(",%ld", r->batch);
+    else printf(",");
+    csv_num(ok ? r->t_setup : NAN);
+    csv_num(ok ? r->res.rel : NAN);
+    csv_num(ok ? r->zdiff : NAN);
+    csv_num(ok ? r->wdiff : NAN);
+    const bench_setting *order = bench_setting_find("order");
+    printf(",%.0f,%s,%s", r->info.work, ok ? lcp_form_name(r->info.form) : "",
+           bench_setting_uses(order, w->spec->solver) ? lcp_order_name(w->spec->set.opt.order)
+                                                      : "");
+    csv_num(ok && r->info.omega > 0 ? r->info.omega : NAN);
+    csv_num(ok && r->info.shape ? r->info.beta : NAN);
+    csv_num(ok && r->info.shape ? r->info.gamma : NAN);
+    printf(",%s\n", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "");
+    fflush(stdout);
+}
+
+/* write z to PATH unless it exists (without --force); 0 or 1 (error printed) */
+static int write_z(const char *opt, const char *path, int force, const lcp_problem *P,
+                   const double *z)
+{
+    char msg[4400];
+    if (!force && access(path, F_OK) == 0) {
+        bench_error(CMD, "%s: %s exists (use --force to replace it)", opt, path);
+        return 1;
     }
-    if (!a->solvers) {
-        bench_error(CMD, "--solver NAME is required (lcpbench list solvers)");
-        free(list);
-        return 2;
+    if (lcp_write_vector(path, P->m, z, msg, sizeof msg) != LCP_OK) {
+        bench_error(CMD, "%s: %s", opt, msg);
+        return 1;
     }
-    if (n == 0) {
-        bench_error(CMD, "no instance folder given (lcpbench solve --help)");
-        free(list);
-        return 2;
-    }
-    *ninst = n;
-    *inst = list;
     return 0;
 }
 
-/* split "a,b,c" into solver entries; unknown name -> -1 */
-static int find_solvers(const char *spec, const lcp_solver ***out, int *count)
+/* --solution and --store-ref */
+static int solve_after(void *ctx, const bench_row *w, lcp_problem *P)
 {
-    char *copy = strdup(spec);
-    int n = 1;
-    for (const char *c = spec; *c; c++) n += *c == ',';
-    const lcp_solver **s = malloc((size_t)n * sizeof *s);
-    int k = 0, rc = 0;
-    if (!copy || !s) rc = -1;
-    for (char *save = NULL, *tok = copy ? strtok_r(copy, ",", &save) : NULL; rc == 0 && tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        s[k] = lcp_solver_find(tok);
-        if (!s[k]) {
-            bench_error(CMD, "--solver: unknown solver '%s' (lcpbench list solvers)", tok);
-            rc = -1;
+    const solve_args *a = ctx;
+    char path[BENCH_PATH + 300];
+    int failed = 0;
+    if (!w->usable) return 0;
+    if (a->solution) {
+        bench_history_name(w->inst->name, w->spec->set.label, path, sizeof path);
+        char full[2 * BENCH_PATH + 300];
+        snprintf(full, sizeof full, "%s/%.*s.mtx", a->solution, (int)strlen(path) - 4, path);
+        failed |= write_z("--solution", full, a->force, P, w->z);
+    }
+    lcp_status st = w->r->status;
+    if (a->store_ref && (w->spec->solver->needs & LCP_DIRECT) &&
+        (st == LCP_OK || st == LCP_NONUNIQUE)) {
+        snprintf(path, sizeof path, "%s/zref.mtx", w->inst->path);
+        if (write_z("--store-ref", path, a->force, P, w->z)) return 1;
+        double *zr = malloc((size_t)(P->m > 0 ? P->m : 1) * sizeof(double));
+        if (zr) {
+            memcpy(zr, w->z, (size_t)P->m * sizeof(double));
+            free(P->zref);
+            P->zref = zr;   /* later solvers report their distance to it */
         }
-        k++;
     }
-    free(copy);
-    if (rc != 0 || k == 0) {
-        if (k == 0 && rc == 0) bench_error(CMD, "--solver: empty list");
-        free(s);
-        return -1;
-    }
-    *out = s;
-    *count = k;
-    return 0;
+    return failed;
 }
 
-static int outputs_ready(const solve_args *a)
+static int outputs_ready(const solve_args *a, int argc, char **argv)
 {
     char msg[4200];
-    if (a->history && bench_mkdir_p(a->history, msg, sizeof msg) != 0) {
-        bench_error(CMD, "--history: %s", msg);
-        return -1;
+    const char *dir[2] = {a->history, a->solution}, *opt[2] = {"--history", "--solution"};
+    for (int k = 0; k < 2; k++) {
+        if (!dir[k]) continue;
+        if (bench_mkdir_p(dir[k], msg, sizeof msg) != 0) {
+            bench_error(CMD, "%s: %s", opt[k], msg);
+            return -1;
+        }
+        if (bench_provenance_json(CMD, dir[k], argc, argv)) return -1;
     }
-    if (a->solution && bench_mkdir_p(a->solution, msg, sizeof msg) != 0) {
-        bench_error(CMD, "--solution: %s", msg);
-        return -1;
-    }
+    if (a->provenance && bench_provenance_file(CMD, a->provenance, argc, argv)) return -1;
     return 0;
 }
 
 int bench_cmd_solve(int argc, char **argv)
 {
     solve_args a = {0};
-    char **inst = NULL;
-    int ninst = 0, nsolv = 0, *perm = NULL, nperm = 0, failed = 0;
-    const lcp_solver **solv = NULL;
-    int rc = parse(argc, argv, &a, &ninst, &inst);
-    if (rc != 0) return rc == 1 ? 0 : rc;
-    if (find_solvers(a.solvers, &solv, &nsolv) != 0 ||
-        (a.permfile && read_perm(a.permfile, &perm, &nperm) != 0) || outputs_ready(&a) != 0) {
-        free(inst);
-        free(solv);
-        free(perm);
-        return 2;
+    bench_suite S = {0};
+    int rc = parse(argc, argv, &a), helped = rc == 1;
+    if (rc == 0 && (add_solvers(&a, &S) != 0 || add_instances(&a, &S) != 0 ||
+                    outputs_ready(&a, argc, argv) != 0))
+        rc = 2;
+    if (rc == 0) {
+        snprintf(S.name, sizeof S.name, "solve");
+        printf("instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,"
+               "time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,"
+               "omega,beta,gamma,shape\n");
+        fflush(stdout);
+        bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
+                           .ctx = &a, .force = a.force};
+        rc = bench_grid_loop(CMD, &S, &sink);
     }
-    a.opt.perm = perm;
-    printf("instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,"
-           "rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape\n");
-    fflush(stdout);
-    bench_progress prog;
-    bench_progress_start(&prog, "solve", (long)ninst * nsolv);
-    for (int i = 0; i < ninst; i++) {
-        lcp_problem P;
-        char msg[4200], name[1024];
-        lcp_problem_init(&P);
-        instance_name(inst[i], name, sizeof name);
-        if (lcp_read_instance(inst[i], &P, msg, sizeof msg) != LCP_OK) {
-            bench_error(CMD, "%s", msg);
-            failed = 1;
-            bench_progress_step(&prog, nsolv);
-            continue;
-        }
-        int skip = 0;
-        if (perm && nperm != P.m) {
-            bench_error(CMD, "%s: %d rows but the permutation %s has %d entries", inst[i],
-                        P.m, a.permfile, nperm);
-            skip = 1;
-        } else if (a.opt.warm && !P.z0) {
-            bench_error(CMD, "%s: --warm needs z0.mtx in the instance folder", inst[i]);
-            skip = 1;
-        }
-        failed |= skip;
-        double *z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof(double));
-        for (int s = 0; !skip && z && s < nsolv; s++) {
-            bench_result r;
-            bench_history h = {0};
-            lcp_status st = bench_run_solver(&P, solv[s], &a.opt, a.opt.warm ? P.z0 : NULL,
-                                             a.reps, z, &r, a.history ? &h : NULL);
-            printf("%s,%s,%s,%d", name, solv[s]->name, lcp_status_str(st), r.iterations);
-            if (st >= 0) {
-                csv_num(r.res.r2);
-                csv_num(r.res.rinf);
-            } else {
-                printf(",,");
-            }
-            csv_num(r.t_median);
-            csv_num(r.t_min);
-            csv_num(st >= 0 ? r.res.rel : NAN);
-            csv_num(r.zdiff);
-            csv_num(r.wdiff);
-            printf(",%.0f,%s,%s", r.info.work, lcp_form_name(r.info.form),
-                   lcp_order_name(a.opt.order));
-            csv_num(r.info.omega > 0 ? r.info.omega : NAN);
-            csv_num(r.info.shape ? r.info.beta : NAN);
-            csv_num(r.info.shape ? r.info.gamma : NAN);
-            printf(",%s\n", r.info.shape == 'D' ? "D" : r.info.shape == 'I' ? "I" : "");
-            fflush(stdout);
-            if (st < 0) {
-                if (r.info.row >= 0)
-                    bench_error(CMD, "%s: %s: %s at row %d", inst[i], solv[s]->name,
-                                lcp_status_str(st), r.info.row);
-                else
-                    bench_error(CMD, "%s: %s: %s", inst[i], solv[s]->name, lcp_status_str(st));
-                failed = 1;
-            }
-            char path[4500];
-            if (st >= 0 && a.history) {
-                snprintf(path, sizeof path, "%s/%s__%s.csv", a.history, name, solv[s]->name);
-                if (bench_history_write(&h, path, a.force, msg, sizeof msg) != 0) {
-                    bench_error(CMD, "--history: %s", msg);
-                    failed = 1;
-                }
-            }
-            if (st >= 0 && a.solution) {
-                snprintf(path, sizeof path, "%s/%s__%s.mtx", a.solution, name, solv[s]->name);
-                if (!a.force && access(path, F_OK) == 0) {
-                    bench_error(CMD, "--solution: %s exists (use --force to replace it)", path);
-                    failed = 1;
-                } else if (lcp_write_vector(path, P.m, z, msg, sizeof msg) != LCP_OK) {
-                    bench_error(CMD, "--solution: %s", msg);
-                    failed = 1;
-                }
-            }
-            if (st >= 0 && a.store_ref && (solv[s]->needs & LCP_DIRECT) &&
-                (st == LCP_OK || st == LCP_NONUNIQUE)) {
-                snprintf(path, sizeof path, "%s/zref.mtx", inst[i]);
-                if (!a.force && access(path, F_OK) == 0) {
-                    bench_error(CMD, "--store-ref: %s exists (use --force to replace it)", path);
-                    failed = 1;
-                } else if (lcp_write_vector(path, P.m, z, msg, sizeof msg) != LCP_OK) {
-                    bench_error(CMD, "--store-ref: %s", msg);
-                    failed = 1;
-                } else {
-                    double *zr = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof(double));
-                    if (zr) {
-                        memcpy(zr, z, (size_t)P.m * sizeof(double));
-                        free(P.zref);
-                        P.zref = zr;   /* later solvers report their distance to it */
-                    }
-                }
-            }
-            bench_history_free(&h);
-            bench_progress_step(&prog, 1);
-        }
-        if (!z) {
-            bench_error(CMD, "%s: out of memory", inst[i]);
-            failed = 1;
-        }
-        free(z);
-        lcp_problem_free(&P);
-    }
-    bench_progress_end(&prog);
-    free(inst);
-    free(solv);
-    free(perm);
-    return failed ? 1 : 0;
+    bench_suite_free(&S);
+    free(a.inst);
+    free(a.perm);
+    return helped ? 0 : rc;
 }

@@ -8,19 +8,21 @@
  *     instance PATH [name=N] [ref=SOLVER] [optional=1]
  *                                             instance folder(s); PATH relative to the
  *                                             suite file, glob patterns allowed (* ? []);
- *                                             optional=1: no match is not an error
+ *                                             optional=1: no match is not an error; named
+ *                                             by folder, or by the path relative to the
+ *                                             matches' common parent when two share a name
  *     scene SCENE step=T [name=N] [ref=SOLVER] [PARAM=VALUE ...]
  *                                             capture step T of a scene (lcpbench list
  *                                             scenes) into DIR/instances/N (N: SCENE-stepT)
  *     solver NAME|all [KEY=VALUE ...]         a solver setting (all = every registered)
  *     grid                                    start a new grid: the instances and solver
  *                                             lines after it pair only with each other
- * Solver keys: tol maxit omega (number or auto) beta gamma order seed form warm (0/1: start
- * from z0.mtx) every (residual test every K sweeps) reps (timing repetitions) plot (0/1)
- * label.  ref=SOLVER solves each instance once with that solver (e.g. ldlt-ref) when it has
- * no zref.mtx, for the zdiff/wdiff columns.  The grid is every instance x every solver
- * line of the same grid.  Labels default to NAME, or NAME:KEY=VALUE;... with the keys given on the line, and
- * must be unique.
+ * Solver keys: the run settings of settings.c (lcpbench list settings).  A key on a
+ * solver line that the solver does not use is an error; keys of `set' lines and of
+ * `solver all' apply to the solvers that use them.  ref=SOLVER solves each instance once
+ * with that solver (e.g. ldlt-ref) when it has no zref.mtx, for the zdiff/wdiff columns.
+ * The grid is every instance x every solver line of the same grid.  Labels default to NAME,
+ * or NAME:KEY=VALUE;... with the keys given on the line, and must be unique.
  * Cost: parsing is linear in the text; a scene line costs the scene's steps.
  */
 #include "harness.h"
@@ -107,9 +109,11 @@ void bench_suite_format_help(FILE *f)
             "  solver NAME|all [KEY=VALUE ...]          a solver setting (all: every solver)\n"
             "  grid                                     start a new grid (instances and solvers\n"
             "                                           after it pair only with each other)\n"
-            "solver keys: tol maxit omega(number|auto) beta gamma order seed form warm(0|1)\n"
-            "  every reps plot(0|1) label.  ref=SOLVER gives zref when zref.mtx is absent.\n"
-            "The runs are every instance x every solver line of the same grid.\n");
+            "The runs are every instance x every solver line of the same grid.  ref=SOLVER\n"
+            "gives zref when zref.mtx is absent.  A key on a solver line that the solver does\n"
+            "not use is refused; `set' keys and `solver all' keys apply where they are used.\n"
+            "solver keys (numbers may be fractions a/b):\n");
+    bench_settings_help(f, 0);
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -183,9 +187,9 @@ void bench_suite_free(bench_suite *S)
 
 typedef struct parser {
     const char *cmd, *where, *base, *capdir;
-    int line, force, block;
+    int line, force, block, nset;
     bench_suite *S;
-    bench_spec dflt;   /* `set' values */
+    char set[64][256];   /* `set' KEY=VALUE pairs, in order */
 } parser;
 
 static int perr(const parser *p, int code, const char *fmt, ...)
@@ -201,23 +205,6 @@ static int perr(const parser *p, int code, const char *fmt, ...)
     return code;
 }
 
-static int num(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(x)) return -1;
-    if (*end == '/') {              /* a fraction "a/b" */
-        const char *s2 = end + 1;
-        double y = strtod(s2, &end);
-        if (end == s2 || y == 0.0) return -1;
-        x /= y;
-    }
-    if (*end) return -1;
-    *v = x;
-    return 0;
-}
-
 static int integer(const char *s, long lo, long hi, long *v)
 {
     char *end;
@@ -228,80 +215,36 @@ static int integer(const char *s, long lo, long hi, long *v)
     return 0;
 }
 
-/* apply one solver key to spec; 0 ok, else error printed (2) */
-static int spec_key(const parser *p, bench_spec *s, const char *key, const char *val)
+/* split "KEY=VALUE" (a copy in buf) */
+static int split_kv(const parser *p, const char *tok, char *buf, size_t len, char **key,
+                    char **val)
 {
-    double d;
-    long l;
-    if (strcmp(key, "tol") == 0) {
-        if (num(val, &d) != 0) return perr(p, 2, "tol: '%s' is not a number", val);
-        s->opt.tol = d;
-    } else if (strcmp(key, "maxit") == 0) {
-        if (integer(val, 0, 2000000000L, &l) != 0)
-            return perr(p, 2, "maxit: '%s' is not an integer >= 0", val);
-        s->opt.max_iter = (int)l;
-    } else if (strcmp(key, "omega") == 0) {
-        if (strcmp(val, "auto") == 0) {
-            s->opt.omega_auto = 1;
-        } else {
-            if (num(val, &d) != 0 || !(d > 0 && d < 2))
-                return perr(p, 2, "omega: '%s' is not a number in (0, 2) or auto", val);
-            s->opt.omega = d;
-            s->opt.omega_auto = 0;
-        }
-        snprintf(s->omega_text, sizeof s->omega_text, "%s", val);
-        s->omega_given = 1;
-    } else if (strcmp(key, "beta") == 0) {
-        if (num(val, &d) != 0 || !(d > 0)) return perr(p, 2, "beta: '%s' must be > 0", val);
-        s->opt.beta = d;
-        s->beta_given = 1;
-    } else if (strcmp(key, "gamma") == 0) {
-        if (num(val, &d) != 0 || !(d > 0)) return perr(p, 2, "gamma: '%s' must be > 0", val);
-        s->opt.gamma = d;
-        s->gamma_given = 1;
-    } else if (strcmp(key, "order") == 0) {
-        if (lcp_order_parse(val, &s->opt.order) != LCP_OK || s->opt.order == LCP_ORDER_PERM)
-            return perr(p, 2, "order: unknown ordering '%s' (perm is not available in "
-                              "suites; lcpbench list orders)", val);
-    } else if (strcmp(key, "seed") == 0) {
-        if (integer(val, 0, 2147483647L, &l) != 0)
-            return perr(p, 2, "seed: '%s' is not an integer >= 0", val);
-        s->opt.seed = (uint64_t)l;
-    } else if (strcmp(key, "form") == 0) {
-        if (strcmp(val, "auto") == 0) s->opt.form = LCP_FORM_AUTO;
-        else if (strcmp(val, "assembled") == 0) s->opt.form = LCP_FORM_ASSEMBLED;
-        else if (strcmp(val, "matrix-free") == 0) s->opt.form = LCP_FORM_MATRIX_FREE;
-        else return perr(p, 2, "form: unknown form '%s' (auto, assembled, matrix-free)", val);
-    } else if (strcmp(key, "warm") == 0 || strcmp(key, "plot") == 0) {
-        if (integer(val, 0, 1, &l) != 0) return perr(p, 2, "%s: '%s' is not 0 or 1", key, val);
-        if (key[0] == 'w') s->opt.warm = (int)l;
-        else s->plot = (int)l;
-    } else if (strcmp(key, "every") == 0) {
-        if (integer(val, 1, 1000000L, &l) != 0)
-            return perr(p, 2, "every: '%s' is not an integer >= 1", val);
-        s->opt.check_every = (int)l;
-    } else if (strcmp(key, "reps") == 0) {
-        if (integer(val, 0, 100000L, &l) != 0)
-            return perr(p, 2, "reps: '%s' is not an integer >= 0", val);
-        s->reps = (int)l;
-    } else if (strcmp(key, "label") == 0) {
-        if (!*val || strpbrk(val, ",\"") || strlen(val) >= BENCH_LABEL)
-            return perr(p, 2, "label: '%s' must be non-empty, short, without , or \"", val);
-        snprintf(s->label, sizeof s->label, "%s", val);
-    } else {
-        return perr(p, 2, "unknown key '%s' (tol maxit omega beta gamma order seed form warm "
-                          "every reps plot label)", key);
-    }
+    snprintf(buf, len, "%s", tok);
+    char *eq = strchr(buf, '=');
+    if (!eq || eq == buf) return perr(p, 2, "'%s': expected KEY=VALUE", tok);
+    *eq = 0;
+    *key = buf;
+    *val = eq + 1;
     return 0;
 }
 
-static int split_kv(const parser *p, char *tok, char **key, char **val)
+/* Apply KEY=VALUE to s for solver sv (NULL: only check the value).  strict: a key that sv
+ * does not use is an error; else it is skipped (`set' lines, `solver all').  0, 1 when
+ * skipped, or 2 (error printed). */
+static int apply_kv(const parser *p, bench_settings *s, const lcp_solver *sv, const char *kv,
+                    int strict)
 {
-    char *eq = strchr(tok, '=');
-    if (!eq || eq == tok) return perr(p, 2, "'%s': expected KEY=VALUE", tok);
-    *eq = 0;
-    *key = tok;
-    *val = eq + 1;
+    char buf[256], msg[512], *key = NULL, *val = NULL;
+    if (split_kv(p, kv, buf, sizeof buf, &key, &val) != 0) return 2;
+    const bench_setting *k = bench_setting_find(key);
+    if (!k || !strcmp(key, k->flag ? k->flag : ""))
+        return perr(p, 2, "unknown key '%s' (lcpbench list settings)", key);
+    if (sv && !bench_setting_uses(k, sv)) {
+        if (!strict) return 1;
+        return perr(p, 2, "%s does not use %s (lcpbench list settings)", sv->name, key);
+    }
+    if (bench_setting_set(s, k, val, msg, sizeof msg) != 0)
+        return perr(p, 2, "%s: %s", key, msg);
     return 0;
 }
 
@@ -309,8 +252,8 @@ static int push_spec(const parser *p, const bench_spec *s)
 {
     bench_suite *S = p->S;
     for (int k = 0; k < S->nspec; k++)
-        if (S->spec[k].block == p->block && strcmp(S->spec[k].label, s->label) == 0)
-            return perr(p, 2, "label '%s' is used twice (give label=...)", s->label);
+        if (S->spec[k].block == p->block && strcmp(S->spec[k].set.label, s->set.label) == 0)
+            return perr(p, 2, "label '%s' is used twice (give label=...)", s->set.label);
     if (S->nspec == S->capspec) {
         int cap = S->capspec ? 2 * S->capspec : 16;
         bench_spec *n = realloc(S->spec, (size_t)cap * sizeof *n);
@@ -320,6 +263,81 @@ static int push_spec(const parser *p, const bench_spec *s)
     }
     S->spec[S->nspec] = *s;
     S->spec[S->nspec++].block = p->block;
+    return 0;
+}
+
+/* one spec: the `set' pairs the solver uses, then the line's own (strict unless `all') */
+static int make_spec(parser *p, const lcp_solver *sv, char **tok, int nt, int all)
+{
+    bench_spec s = {.solver = sv};
+    bench_settings_default(&s.set);
+    for (int k = 0; k < p->nset; k++)
+        if (apply_kv(p, &s.set, sv, p->set[k], 0) == 2) return 2;
+    char auto_label[640];
+    snprintf(auto_label, sizeof auto_label, "%s", sv->name);
+    int given = 0;
+    for (int t = 2; t < nt; t++) {
+        int rc = apply_kv(p, &s.set, sv, tok[t], !all);
+        if (rc == 2) return 2;
+        if (rc == 0 && strncmp(tok[t], "label=", 6) && strncmp(tok[t], "plot=", 5) &&
+            strncmp(tok[t], "reps=", 5) && strncmp(tok[t], "timeout=", 8)) {
+            size_t len = strlen(auto_label);
+            snprintf(auto_label + len, sizeof auto_label - len, "%s%s", given++ ? ";" : ":",
+                     tok[t]);
+        }
+    }
+    if (!s.set.label[0]) {
+        if (strlen(auto_label) >= BENCH_LABEL || strpbrk(auto_label, ",\""))
+            return perr(p, 2, "label '%s' is too long or holds , or \" (give label=...)",
+                        auto_label);
+        snprintf(s.set.label, sizeof s.set.label, "%s", auto_label);
+    } else if (all) {
+        char l[BENCH_LABEL * 2];
+        snprintf(l, sizeof l, "%s-%s", s.set.label, sv->name);
+        snprintf(s.set.label, sizeof s.set.label, "%.*s", BENCH_LABEL - 1, l);
+    }
+    return push_spec(p, &s);
+}
+
+static int solver_line(parser *p, char **tok, int nt)
+{
+    if (nt < 2) return perr(p, 2, "solver: expected a solver name");
+    int all = strcmp(tok[1], "all") == 0, n;
+    const lcp_solver *list = lcp_solvers(&n);
+    const lcp_solver *one = all ? NULL : lcp_solver_find(tok[1]);
+    if (!all && !one)
+        return perr(p, 2, "unknown solver '%s' (lcpbench list solvers)", tok[1]);
+    for (int t = 2; all && t < nt; t++) {     /* `all': each key must be used by someone */
+        bench_settings scratch;
+        int used = 0, rc = 1;
+        for (int k = 0; k < n && !used; k++) {
+            bench_settings_default(&scratch);
+            rc = apply_kv(p, &scratch, &list[k], tok[t], 0);
+            if (rc == 2) return 2;
+            used = rc == 0;
+        }
+        if (!used) return perr(p, 2, "no solver uses '%s'", tok[t]);
+    }
+    for (int k = 0; k < n; k++) {
+        if (!all && &list[k] != one) continue;
+        int rc = make_spec(p, &list[k], tok, nt, all);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* `set KEY=VALUE ...': checked now, applied to each later solver line that uses the key */
+static int set_line(parser *p, char **tok, int nt)
+{
+    for (int t = 1; t < nt; t++) {
+        bench_settings scratch;
+        bench_settings_default(&scratch);
+        if (!strncmp(tok[t], "label=", 6)) return perr(p, 2, "set: label is per solver line");
+        if (apply_kv(p, &scratch, NULL, tok[t], 0) != 0) return 2;
+        if (p->nset == 64 || strlen(tok[t]) >= sizeof p->set[0])
+            return perr(p, 2, "set: too many or too long settings");
+        snprintf(p->set[p->nset++], sizeof p->set[0], "%s", tok[t]);
+    }
     return 0;
 }
 
@@ -346,56 +364,15 @@ static int push_inst(const parser *p, const char *name, const char *path, const 
     return 0;
 }
 
-static int solver_line(parser *p, char **tok, int nt)
-{
-    if (nt < 2) return perr(p, 2, "solver: expected a solver name");
-    int all = strcmp(tok[1], "all") == 0, n;
-    const lcp_solver *list = lcp_solvers(&n);
-    const lcp_solver *one = all ? NULL : lcp_solver_find(tok[1]);
-    if (!all && !one)
-        return perr(p, 2, "unknown solver '%s' (lcpbench list solvers)", tok[1]);
-    for (int k = 0; k < n; k++) {
-        if (!all && &list[k] != one) continue;
-        bench_spec s = p->dflt;
-        s.solver = &list[k];
-        s.label[0] = 0;
-        char auto_label[640];
-        snprintf(auto_label, sizeof auto_label, "%s", list[k].name);
-        int given = 0;
-        for (int t = 2; t < nt; t++) {
-            char kv[256], *key = NULL, *val = NULL;
-            snprintf(kv, sizeof kv, "%s", tok[t]);
-            if (split_kv(p, kv, &key, &val) != 0 || spec_key(p, &s, key, val) != 0) return 2;
-            if (strcmp(key, "label") && strcmp(key, "plot") && strcmp(key, "reps")) {
-                size_t len = strlen(auto_label);
-                snprintf(auto_label + len, sizeof auto_label - len, "%s%s=%s",
-                         given++ ? ";" : ":", key, val);
-            }
-        }
-        if (!s.label[0]) {
-            if (strlen(auto_label) >= BENCH_LABEL || strpbrk(auto_label, ",\""))
-                return perr(p, 2, "label '%s' is too long or holds , or \" (give label=...)",
-                            auto_label);
-            snprintf(s.label, sizeof s.label, "%s", auto_label);
-        } else if (all) {
-            char l[BENCH_LABEL * 2];
-            snprintf(l, sizeof l, "%s-%s", s.label, list[k].name);
-            snprintf(s.label, sizeof s.label, "%.*s", BENCH_LABEL - 1, l);
-        }
-        int rc = push_spec(p, &s);
-        if (rc) return rc;
-    }
-    return 0;
-}
-
 static int instance_line(parser *p, char **tok, int nt)
 {
     if (nt < 2) return perr(p, 2, "instance: expected a folder");
     const char *name = NULL, *ref = NULL;
     int optional = 0;
+    char kvbuf[80][256];
     for (int t = 2; t < nt; t++) {
         char *key = NULL, *val = NULL;
-        if (split_kv(p, tok[t], &key, &val) != 0) return 2;
+        if (split_kv(p, tok[t], kvbuf[t], sizeof kvbuf[t], &key, &val) != 0) return 2;
         if (strcmp(key, "name") == 0) name = val;
         else if (strcmp(key, "ref") == 0) ref = val;
         else if (strcmp(key, "optional") == 0 && (!strcmp(val, "0") || !strcmp(val, "1")))
@@ -418,17 +395,21 @@ static int instance_line(parser *p, char **tok, int nt)
         globfree(&g);
         return perr(p, 2, "instance: name= needs a single folder, %s matches several", pat);
     }
-    int rc = 0;
-    for (size_t k = 0; rc == 0 && k < g.gl_pathc; k++) {
+    int nd = 0, rc = 0;                            /* the folders among the matches */
+    char **dirs = malloc((g.gl_pathc + 1) * sizeof(char *));
+    char *names = calloc(g.gl_pathc + 1, BENCH_LABEL);
+    for (size_t k = 0; dirs && k < g.gl_pathc; k++) {
         struct stat st;
-        if (stat(g.gl_pathv[k], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char base[BENCH_PATH];
-        snprintf(base, sizeof base, "%s", g.gl_pathv[k]);
-        size_t n = strlen(base);
-        while (n > 1 && base[n - 1] == '/') base[--n] = 0;
-        const char *b = strrchr(base, '/');
-        rc = push_inst(p, name ? name : b ? b + 1 : base, g.gl_pathv[k], rs ? rs->name : NULL);
+        if (stat(g.gl_pathv[k], &st) == 0 && S_ISDIR(st.st_mode)) dirs[nd++] = g.gl_pathv[k];
     }
+    if (!dirs || !names) rc = perr(p, 1, "out of memory");
+    else if (bench_instance_names(nd, dirs, names, BENCH_LABEL) != 0)
+        rc = perr(p, 2, "instance: %s: a folder name is too long (give name=...)", pat);
+    for (int k = 0; rc == 0 && k < nd; k++)
+        rc = push_inst(p, name ? name : names + (size_t)k * BENCH_LABEL, dirs[k],
+                       rs ? rs->name : NULL);
+    free(dirs);
+    free(names);
     globfree(&g);
     return rc;
 }
@@ -478,9 +459,6 @@ int bench_suite_parse(const char *cmd, const char *text, const char *where, cons
     memset(S, 0, sizeof *S);
     parser p = {.cmd = cmd, .where = where, .base = base, .capdir = capdir, .force = force,
                 .S = S};
-    lcp_options_default(&p.dflt.opt);
-    p.dflt.reps = 5;
-    p.dflt.plot = 1;
     snprintf(S->name, sizeof S->name, "%s", where);
     int rc = 0;
     const char *s = text;
@@ -513,13 +491,7 @@ int bench_suite_parse(const char *cmd, const char *text, const char *where, cons
             if (nt != 2) rc = perr(&p, 2, "suite: expected one name");
             else snprintf(S->name, sizeof S->name, "%s", tok[1]);
         } else if (strcmp(tok[0], "set") == 0) {
-            for (int t = 1; rc == 0 && t < nt; t++) {
-                char *key = NULL, *val = NULL;
-                rc = split_kv(&p, tok[t], &key, &val);
-                if (rc == 0 && strcmp(key, "label") == 0)
-                    rc = perr(&p, 2, "set: label is per solver line");
-                if (rc == 0) rc = spec_key(&p, &p.dflt, key, val);
-            }
+            rc = set_line(&p, tok, nt);
         } else if (strcmp(tok[0], "grid") == 0) {
             if (nt != 1) rc = perr(&p, 2, "grid: takes no arguments");
             p.block++;
@@ -541,10 +513,10 @@ int bench_suite_parse(const char *cmd, const char *text, const char *where, cons
                 for (int l = 0; rc == 0 && l < S->nspec; l++)
                     if (S->spec[k].block == S->inst[i].block &&
                         S->spec[l].block == S->inst[j].block &&
-                        !strcmp(S->spec[k].label, S->spec[l].label)) {
+                        !strcmp(S->spec[k].set.label, S->spec[l].set.label)) {
                         bench_error(cmd, "%s: instance '%s' meets label '%s' in two grids "
                                          "(rename one with name= or label=)", where,
-                                    S->inst[i].name, S->spec[k].label);
+                                    S->inst[i].name, S->spec[k].set.label);
                         rc = 2;
                     }
         }

@@ -92,8 +92,14 @@ static void json_str(FILE *f, const char *s)
 
 int bench_provenance_json(const char *cmd, const char *dir, int argc, char **argv)
 {
-    char path[4200], msg[8400];
+    char path[4200];
     snprintf(path, sizeof path, "%s/provenance.json", dir);
+    return bench_provenance_file(cmd, path, argc, argv);
+}
+
+int bench_provenance_file(const char *cmd, const char *path, int argc, char **argv)
+{
+    char msg[8400];
     bench_out o;
     if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
@@ -265,15 +271,9 @@ int bench_opt(int argc, char **argv, int *k, const char *name, const char **val)
 
 int bench_parse_double(const char *cmd, const char *opt, const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != 0 || errno == ERANGE || v != v) {
-        bench_error(cmd, "%s: '%s' is not a number", opt, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    if (bench_parse_number(s, out) == 0) return 0;
+    bench_error(cmd, "%s: '%s' is not a number", opt, s);
+    return -1;
 }
 
 int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
@@ -286,5 +286,47 @@ int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, lo
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+/* ---- instance names ------------------------------------------------------------------------ */
+
+/* length of p without trailing slashes */
+static size_t trimmed(const char *p)
+{
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    return n;
+}
+
+/* start of the last component of p[0..n) */
+static size_t base_at(const char *p, size_t n)
+{
+    size_t b = n;
+    while (b > 0 && p[b - 1] != '/') b--;
+    return b;
+}
+
+int bench_instance_names(int n, char *const *paths, char *names, size_t len)
+{
+    int clash = 0;
+    for (int i = 0; i < n && !clash; i++)
+        for (int j = 0; j < i && !clash; j++) {
+            size_t ni = trimmed(paths[i]), nj = trimmed(paths[j]);
+            size_t bi = base_at(paths[i], ni), bj = base_at(paths[j], nj);
+            clash = ni - bi == nj - bj && !memcmp(paths[i] + bi, paths[j] + bj, ni - bi);
+        }
+    size_t common = n > 0 ? base_at(paths[0], trimmed(paths[0])) : 0;  /* with its '/' */
+    for (int i = 1; clash && i < n; i++) {
+        size_t c = 0;
+        while (c < common && paths[i][c] == paths[0][c]) c++;
+        while (c > 0 && paths[0][c - 1] != '/') c--;                   /* whole components */
+        common = c;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t end = trimmed(paths[i]), from = clash ? common : base_at(paths[i], end);
+        if (end - from >= len) return -1;
+        snprintf(names + (size_t)i * len, len, "%.*s", (int)(end - from), paths[i] + from);
+    }
     return 0;
 }
