@@ -5,13 +5,13 @@
 # (the differential test of `dantzig').  Skips the install when all are present.
 set -euo pipefail
 # With --tests, also what the tests compare against or need (tests/run.sh passes it): the
-# peer libraries, FCLIB, pandas and SciPy for the plain-CSV and Matrix Market checks.  Each is
-# optional for the build itself.
+# peer libraries, FCLIB, pandas and SciPy for the plain-CSV and Matrix Market checks, clang
+# and libFuzzer for the fuzz targets.  Each is optional for the build itself.
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
-         libfclib-dev python3-pandas python3-scipy)
+         libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

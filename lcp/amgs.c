@@ -98,8 +98,11 @@
  * so that it keeps NaN), so the loop's non-finite check sees it.  Method 2.2 refuses
  * (LCP_ERR_TOO_LARGE, before allocating) when its dense arrays (m^2 doubles, plus 2 m n
  * doubles to build A from the factors; the build uses only the n_J <= n columns J touches)
- * would exceed AMGS_DENSE_CAP = 4 GiB or half of the physical memory (sysconf), whichever is
- * smaller: 4 GiB of A alone is m = 23170.
+ * would exceed AMGS_DENSE_CAP = 4 GiB, half of the physical memory (sysconf) or half of the
+ * address-space limit (getrlimit RLIMIT_AS, `ulimit -v'), whichever is smaller: 4 GiB of A
+ * alone is m = 23170.  It returns LCP_ERR_NOMEM, rather than letting OpenBLAS spin in its
+ * allocator, when the room OpenBLAS's dgemm needs for its buffers cannot be had (see
+ * amgs_blas_room).
  *
  * INFO.  info->beta, info->gamma (values used), info->shape ('D' or 'I'), info->form
  * (Method 2.2 reports the source of its dense A: matrix-free = from J, Minv, E; assembled =
@@ -111,11 +114,14 @@
  * complementarity problem, Numer. Algorithms 64 (2013) 245-262.  S. Miyamoto et al. 2019,
  * arXiv:1910.09873 (above).  README, "The AMGS family".
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "lcp_internal.h"
 #include "solvers.h"
 
 #include <cblas.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define AMGS_DENSE_CAP ((double)4 * 1024 * 1024 * 1024) /* bytes, Method 2.2 limit */
@@ -290,14 +296,41 @@ static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row)
 
 /* ---- Method 2.2 setup: the dense A ----------------------------------------------------- */
 
-/* bytes Method 2.2 may allocate: min(AMGS_DENSE_CAP, physical memory / 2) */
+/* bytes Method 2.2 may allocate: min(AMGS_DENSE_CAP, physical memory / 2, address-space
+ * limit / 2 (ulimit -v: the address space also holds the program, its libraries and
+ * OpenBLAS's buffers)) */
 static double amgs_dense_limit(void)
 {
     double cap = AMGS_DENSE_CAP;
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
     if (pages > 0 && psize > 0 && 0.5 * (double)pages * (double)psize < cap)
         cap = 0.5 * (double)pages * (double)psize;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        0.5 * (double)rl.rlim_cur < cap)
+        cap = 0.5 * (double)rl.rlim_cur;
     return cap;
+}
+
+/* OpenBLAS's level-3 routines (dgemm) take a work buffer per thread on their first call
+ * (blas_memory_alloc: BUFFER_SIZE = 32 << 22 bytes on x86-64, plus a page) and, when it
+ * cannot be mapped, retry forever (OpenBLAS 0.3.21's memory.c loops until the mapping
+ * succeeds): under an address-space limit that leaves less room, the first dgemm spins.
+ * So before it, the same room is mapped the way OpenBLAS maps it (private, read-write: the
+ * same RLIMIT_AS and overcommit accounting), never touched, and unmapped at once; refused,
+ * the solver returns out-of-memory instead of calling dgemm.  (A mapping, not malloc: with
+ * MALLOC_PERTURB_ set, as meson does for tests, glibc would fill a malloc'ed probe.)  Once
+ * OpenBLAS has its buffers it keeps them, so the probe is conservative; it costs two system
+ * calls. */
+#define AMGS_BLAS_BUFFER ((size_t)(32 << 22) + 4096)
+static int amgs_blas_room(void)
+{
+    int t = openblas_get_num_threads();
+    size_t len = (size_t)(t > 1 ? t : 1) * AMGS_BLAS_BUFFER;
+    void *probe = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (probe == MAP_FAILED) return 0;
+    munmap(probe, len);
+    return 1;
 }
 
 /* Ad (m x m, row-major) = J Minv J^T + diag(E) with cblas_dgemm over the nJ columns J
@@ -352,6 +385,7 @@ static lcp_status amgs_dense_init(amgs_ctx *c, const lcp_problem *P, lcp_form fo
     double bytes = (double)m * (double)m * sizeof(double);
     if (*form == LCP_FORM_MATRIX_FREE) bytes += 2.0 * (double)m * (double)P->n * sizeof(double);
     if (bytes > amgs_dense_limit()) return LCP_ERR_TOO_LARGE;
+    if (*form == LCP_FORM_MATRIX_FREE && !amgs_blas_room()) return LCP_ERR_NOMEM; /* dgemm */
     c->Ad = lcp_malloc((size_t)m * (size_t)m, sizeof(double));
     c->ddiag = lcp_malloc((size_t)m, sizeof(double));
     if (!c->Ad || !c->ddiag) return LCP_ERR_NOMEM;

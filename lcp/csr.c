@@ -10,18 +10,83 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef LCP_TCOV
+/* The test-only build (a separate static library compiled with -DLCP_TCOV, linked only by
+ * tests/test_nomem.c) counts allocations and makes the k-th one after lcp_tcov_arm(k), and
+ * every later one, fail, the way CSparse's Tcov tests do (Davis 2006, "Direct Methods for
+ * Sparse Linear Systems", section 8.3).  This counter is the only mutable global of that
+ * build; the production library has none. */
+static struct {
+    long fail_at;  /* 0: disarmed */
+    long count;    /* allocations asked for since arm */
+    long failed;   /* of them refused */
+    long live;     /* allocations made and not yet freed (all time) */
+} tcov;
+
+void lcp_tcov_arm(long k)
+{
+    tcov.fail_at = k > 0 ? k : 0;
+    tcov.count = tcov.failed = 0;
+}
+
+long lcp_tcov_count(void) { return tcov.count; }
+long lcp_tcov_failed(void) { return tcov.failed; }
+long lcp_tcov_live(void) { return tcov.live; }
+
+int lcp_tcov_refuse(void)
+{
+    tcov.count++;
+    if (tcov.fail_at > 0 && tcov.count >= tcov.fail_at) {
+        tcov.failed++;
+        return 1;
+    }
+    return 0;
+}
+
+static void *tcov_made(void *p)
+{
+    tcov.live += p != NULL;
+    return p;
+}
+
+void *lcp_tcov_malloc(size_t size) { return lcp_tcov_refuse() ? NULL : tcov_made(malloc(size)); }
+void *lcp_tcov_calloc(size_t n, size_t size)
+{
+    return lcp_tcov_refuse() ? NULL : tcov_made(calloc(n, size));
+}
+void *lcp_tcov_realloc(void *p, size_t size)
+{
+    if (lcp_tcov_refuse()) return NULL;
+    void *r = realloc(p, size);
+    if (r && !p) tcov.live++;
+    return r;
+}
+void lcp_tcov_free(void *p)
+{
+    tcov.live -= p != NULL;
+    free(p);
+}
+#define MALLOC lcp_tcov_malloc
+#define CALLOC lcp_tcov_calloc
+#define FREE lcp_tcov_free
+#else
+#define MALLOC malloc
+#define CALLOC calloc
+#define FREE free
+#endif
+
 void *lcp_malloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size) return NULL;
-    return malloc(n * size > 0 ? n * size : 1);
+    return MALLOC(n * size > 0 ? n * size : 1);
 }
 
 void *lcp_calloc(size_t n, size_t size)
 {
-    return calloc(n > 0 ? n : 1, size > 0 ? size : 1);
+    return CALLOC(n > 0 ? n : 1, size > 0 ? size : 1);
 }
 
-void lcp_free(void *p) { free(p); }
+void lcp_free(void *p) { FREE(p); }
 
 lcp_status lcp_csr_alloc(lcp_csr *A, int nrow, int ncol, int nnz)
 {

@@ -68,7 +68,8 @@
  * STATUS.  LCP_OK when ||r||_inf <= 1e-10 max(1, ||q||_inf) on the coupled problem (the
  * harness residual); LCP_NOT_SETTLED when the pass completed but friction makes the coupled
  * residual larger; LCP_ERR_BREAKDOWN when a pass without friction completed above the bound
- * (rounding); LCP_PARTIAL, LCP_PIVOT_CAP as above.
+ * (rounding); LCP_PARTIAL, LCP_PIVOT_CAP as above; LCP_ERR_NONFINITE when z is not finite
+ * (a singular A, where ODE's one-ulp nudge of a zero pivot overflows).
  *
  * COST.  Per drive step: the two triangular solves O(nC^2) and dw_N = A_NC dz_C O(nN nC);
  * per move into or out of C O(nC^2); the unbounded block O(nub^3 / 3).  At most a few steps
@@ -608,6 +609,8 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
     info->work = (double)s.pivots;
     info->flops = s.flops;
     info->row = row;
+    for (int i = 0; st >= 0 && i < m; i++)
+        if (!isfinite(z[i])) st = LCP_ERR_NONFINITE;            /* e.g. a pivot nudged off 0 */
     if (st >= 0 || st == LCP_ERR_BREAKDOWN) {
         double *w = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double));
         if (w) {

@@ -22,11 +22,19 @@
  * VALIDATION.  The reader stops at the first problem and writes one line into msg naming the
  * file and, where it applies, the line: "inst/A.mtx:7: row index 0 out of range 1..5".
  *   LCP_ERR_IO           folder or required file missing, unreadable, not a regular file
+ *                        (a FIFO or a device is refused without blocking: the type is
+ *                        checked on a non-blocking descriptor before any read)
  *   LCP_ERR_FORMAT       no banner, wrong header, bad size line, bad token, index out of
  *                        range or zero, entry above the diagonal in a symmetric file,
  *                        duplicate entry (the later line is named), NaN or Inf (A, q, J,
  *                        Minv, E, z0, zref), NaN bound, fewer entries than announced,
- *                        trailing data, non-square A, findex out of -1..m-1
+ *                        trailing data, no newline at the end of a .mtx file (a file cut
+ *                        inside its last number would otherwise read as another value),
+ *                        non-square A, findex out of -1..m-1, sizes the files cannot hold:
+ *                        an array needs 2 bytes a value, a coordinate file 6 an entry, m is
+ *                        bounded by q.mtx's bytes / 2 and n by Minv.mtx's bytes / 6 (an
+ *                        inverse mass matrix stores its diagonal), all checked before
+ *                        anything is allocated in proportion to the declared sizes
  *   LCP_ERR_INCONSISTENT sizes that disagree between files, only one of J and Minv, bounds
  *                        (lo > hi, lo = +inf, hi = -inf), findex pointing at itself or at a
  *                        row with findex >= 0, Minv not symmetric, A != J Minv J^T + diag(E)
@@ -64,6 +72,7 @@
 #include "lcp_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,30 +122,58 @@ static void mm_free(mm *f)
     memset(f, 0, sizeof *f);
 }
 
-/* read the whole file; LCP_ERR_IO when it cannot be opened or read */
+/* path's size in *bytes; LCP_ERR_IO when it cannot be examined or is not a regular file.
+ * stat never opens the file, so a FIFO or a device is refused without blocking. */
+static lcp_status file_bytes(const char *path, long long *bytes, char *msg, size_t msglen)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: not a regular file", path);
+    *bytes = (long long)sb.st_size;
+    return LCP_OK;
+}
+
+/* read the whole file; LCP_ERR_IO when it cannot be opened or read or is not a regular file.
+ * The file is opened non-blocking and its type checked on the open descriptor before any
+ * read: opening a FIFO for reading blocks until a writer appears, so the type check after a
+ * blocking open (or a stat before it, which a rename can race) would not be enough. */
 static lcp_status mm_load(mm *f, const char *path, char *msg, size_t msglen)
 {
     lcp_status st = LCP_OK;
     struct stat sb;
     memset(f, 0, sizeof *f);
     f->name = path;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         goto done;
     }
-    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: not a regular file", path);
         goto done;
     }
-    size_t size = (size_t)sb.st_size;
+    if ((unsigned long long)sb.st_size >= (unsigned long long)SIZE_MAX) {
+        st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory (%lld bytes)", path,
+                      (long long)sb.st_size);
+        goto done;
+    }
+    size_t size = (size_t)sb.st_size, got = 0;
     f->buf = lcp_malloc(size + 1, 1);
     if (!f->buf) {
         st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory (%zu bytes)", path, size);
         goto done;
     }
-    if (fread(f->buf, 1, size, fp) != size) {
-        st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: read error", path);
+    while (got < size) {                                           /* regular: never EAGAIN */
+        ssize_t r = read(fd, f->buf + got, size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    if (got != size) {
+        st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: read error (%zu of %zu bytes)", path, got,
+                      size);
         goto done;
     }
     f->buf[size] = '\0';
@@ -144,7 +181,7 @@ static lcp_status mm_load(mm *f, const char *path, char *msg, size_t msglen)
     f->end = f->buf + size;
     f->line = 1;
 done:
-    if (fp) fclose(fp);
+    if (fd >= 0) close(fd);
     if (st != LCP_OK) {
         lcp_free(f->buf);
         f->buf = NULL;
@@ -463,13 +500,19 @@ static lcp_status mm_expect(const mm *f, const mm_spec *sp, char *msg, size_t ms
     return LCP_OK;
 }
 
-/* the end of the data: after the last entry only blank and comment lines may follow */
+/* the end of the data: after the last entry only blank and comment lines may follow, and
+ * the file ends with a newline (the writer always writes one): a file cut inside its last
+ * number would otherwise be read with a different value ("0.25" cut to "0.2") */
 static lcp_status mm_finish(mm *f, char *msg, size_t msglen)
 {
     if (mm_next_data(f))
         return lcp_fail(msg, msglen, LCP_ERR_FORMAT,
                     "%s:%ld: trailing data after the %ld entries announced on line %ld",
                     f->name, f->line, f->nnz, f->size_line);
+    if (f->end > f->buf && f->end[-1] != '\n')
+        return lcp_fail(msg, msglen, LCP_ERR_FORMAT,
+                    "%s:%ld: no newline at the end of the last line (truncated file?)",
+                    f->name, f->line);
     return LCP_OK;
 }
 
@@ -708,13 +751,23 @@ done:
 
 /* ---- reading: the files of an instance -------------------------------------------------- */
 
+/* A bound on a coordinate file's dimensions from the size of a file that must hold one
+ * item per row: the CSR needs memory in proportion to the rows declared, so a short file
+ * declaring 2e8 rows is refused before anything is allocated. */
+typedef struct dim_cap {
+    long max;          /* < 0: no bound */
+    const char *file;  /* the file that bounds it */
+    long long bytes;   /* its size */
+    const char *what;  /* "values", "diagonal entries" */
+} dim_cap;
+
 /* A coordinate file dir/name into M.  want_rows / want_cols >= 0 are required sizes (other
- * names the file they come from); square requires nrow == ncol.  *present = 0 when the
- * file is absent and not required. */
+ * names the file they come from); square requires nrow == ncol; columns at most cap->max
+ * (the rows are A's, bounded by its columns, or J's, required equal to A's).  *present = 0 when the file is absent and not required. */
 static lcp_status read_matrix(const char *dir, const char *name, int required,
                               const mm_spec *sp, int square, long want_rows, long want_cols,
-                              const char *other, lcp_csr *M, int *present, char *msg,
-                              size_t msglen)
+                              const char *other, const dim_cap *cap, lcp_csr *M, int *present,
+                              char *msg, size_t msglen)
 {
     char path[PATH_LEN];
     mm f = {0};
@@ -740,6 +793,13 @@ static lcp_status read_matrix(const char *dir, const char *name, int required,
         st = lcp_fail(msg, msglen, LCP_ERR_INCONSISTENT, "%s:%ld: %ld x %ld, but %s needs %ld x %ld",
                   path, f.size_line, f.nrow, f.ncol, other, want_rows >= 0 ? want_rows : f.nrow,
                   want_cols >= 0 ? want_cols : f.ncol);
+        goto done;
+    }
+    if (cap->max >= 0 && f.ncol > cap->max) {                     /* (rows: checked above) */
+        st = lcp_fail(msg, msglen, LCP_ERR_FORMAT,
+                      "%s:%ld: %ld x %ld, but %s (%lld bytes) can hold at most %ld %s",
+                      path, f.size_line, f.nrow, f.ncol, cap->file, cap->bytes, cap->max,
+                      cap->what);
         goto done;
     }
     st = mm_read_coord(&f, M, msg, msglen);
@@ -870,7 +930,13 @@ lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t 
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: not a folder", dir);
         goto done;
     }
-    st = read_matrix(dir, "A.mtx", 1, &spec_A, 1, -1, -1, NULL, &P->A, &present, msg, msglen);
+    /* m is bounded by q.mtx, which holds m values of at least 2 bytes ("1\n") */
+    dim_cap cap_m = {-1, "q.mtx", 0, "values"}, cap_n = {-1, "Minv.mtx", 0, "diagonal entries"};
+    if ((st = join(path, dir, "q.mtx", msg, msglen)) != LCP_OK) goto done;
+    if ((st = file_bytes(path, &cap_m.bytes, msg, msglen)) != LCP_OK) goto done;
+    cap_m.max = (long)((cap_m.bytes + 1) / 2);
+    st = read_matrix(dir, "A.mtx", 1, &spec_A, 1, -1, -1, NULL, &cap_m, &P->A, &present, msg,
+                     msglen);
     if (st != LCP_OK) goto done;
     int m = P->A.nrow;
     P->m = m;
@@ -919,14 +985,20 @@ lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t 
                       hj ? pj : pm, hj ? pm : pj);
             goto done;
         }
+        /* n is bounded by Minv.mtx: an inverse mass matrix stores its n diagonal entries,
+         * at least 6 bytes each ("1 1 1\n") */
+        if (hm) {
+            if ((st = file_bytes(pm, &cap_n.bytes, msg, msglen)) != LCP_OK) goto done;
+            cap_n.max = (long)(cap_n.bytes / 6);
+        }
     }
-    st = read_matrix(dir, "J.mtx", 0, &spec_J, 0, m, -1, "A.mtx", &P->J, &present, msg,
+    st = read_matrix(dir, "J.mtx", 0, &spec_J, 0, m, -1, "A.mtx", &cap_n, &P->J, &present, msg,
                      msglen);
     if (st != LCP_OK) goto done;
     if (present) {
         P->n = P->J.ncol;
-        st = read_matrix(dir, "Minv.mtx", 1, &spec_Minv, 1, P->n, P->n, "J.mtx", &P->Minv,
-                         &present, msg, msglen);
+        st = read_matrix(dir, "Minv.mtx", 1, &spec_Minv, 1, P->n, P->n, "J.mtx", &cap_n,
+                         &P->Minv, &present, msg, msglen);
         if (st != LCP_OK) goto done;
     }
     if ((st = join(path, dir, "E.mtx", msg, msglen)) != LCP_OK) goto done;
@@ -1001,16 +1073,18 @@ static const char *const part_name[W_N] = {"A.mtx", "q.mtx", "lo.mtx", "hi.mtx",
                                            "findex.mtx", "J.mtx", "Minv.mtx", "E.mtx",
                                            "z0.mtx", "zref.mtx", "meta.txt"};
 
-static void write_part(FILE *fp, const lcp_problem *P, int part)
+/* symA, symM: A and Minv exactly symmetric (found before anything is written: the test
+ * allocates, and a failure must fail the write, not change the file's symmetry word) */
+static void write_part(FILE *fp, const lcp_problem *P, int part, int symA, int symM)
 {
     switch (part) {
-    case W_A: write_coord(fp, &P->A, lcp_csr_is_symmetric(&P->A)); break;
+    case W_A: write_coord(fp, &P->A, symA); break;
     case W_Q: write_array(fp, P->m, P->q); break;
     case W_LO: write_array(fp, P->m, P->lo); break;
     case W_HI: write_array(fp, P->m, P->hi); break;
     case W_FINDEX: write_iarray(fp, P->m, P->findex); break;
     case W_J: write_coord(fp, &P->J, 0); break;
-    case W_MINV: write_coord(fp, &P->Minv, lcp_csr_is_symmetric(&P->Minv)); break;
+    case W_MINV: write_coord(fp, &P->Minv, symM); break;
     case W_E: write_array(fp, P->m, P->E); break;
     case W_Z0: write_array(fp, P->m, P->z0); break;
     case W_ZREF: write_array(fp, P->m, P->zref); break;
@@ -1039,7 +1113,7 @@ static FILE *open_temp(const char *final, char *tmp)
 
 /* write one part (or vector) into a temporary file named in tmp; removes it on failure */
 static lcp_status write_temp(const char *final, char *tmp, const lcp_problem *P, int part,
-                             int m, const double *v, char *msg, size_t msglen)
+                             const int *sym, int m, const double *v, char *msg, size_t msglen)
 {
     lcp_status st = LCP_OK;
     FILE *fp = open_temp(final, tmp);
@@ -1047,7 +1121,7 @@ static lcp_status write_temp(const char *final, char *tmp, const lcp_problem *P,
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot create: %s", final, strerror(errno));
         goto done;
     }
-    if (P) write_part(fp, P, part);
+    if (P) write_part(fp, P, part, sym[0], sym[1]);
     else write_array(fp, m, v);
     int bad = ferror(fp);
     int err = errno;
@@ -1078,7 +1152,7 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
 {
     lcp_status st = LCP_OK;
     char final[W_N][PATH_LEN], tmp[W_N][PATH_LEN];
-    int want[W_N], created = 0, renamed = 0;
+    int want[W_N], created = 0, renamed = 0, sym[2] = {0, 0};
     if (msg && msglen) msg[0] = '\0';
     for (int k = 0; k < W_N; k++) tmp[k][0] = '\0';
     if (!dir || !P || !P->A.p || P->m < 1 || P->A.nrow != P->m || P->A.ncol != P->m ||
@@ -1100,6 +1174,11 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
     want[W_META] = P->meta != NULL;
     for (int k = 0; k < W_N; k++)
         if ((st = join(final[k], dir, part_name[k], msg, msglen)) != LCP_OK) goto done;
+    if (lcp_csr_symmetric(&P->A, &sym[0]) != LCP_OK ||
+        (P->Minv.p && lcp_csr_symmetric(&P->Minv, &sym[1]) != LCP_OK)) {
+        st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory", dir);
+        goto done;
+    }
     if (!is_dir(dir)) {
         if (mkdir(dir, 0777) != 0) {
             st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot create folder: %s", dir,
@@ -1110,7 +1189,7 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
     }
     for (int k = 0; k < W_N; k++) {
         if (!want[k]) continue;
-        st = write_temp(final[k], tmp[k], P, k, 0, NULL, msg, msglen);
+        st = write_temp(final[k], tmp[k], P, k, sym, 0, NULL, msg, msglen);
         if (st != LCP_OK) goto done;
         if (is_dir(final[k])) {                                    /* rename would fail */
             st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: is a folder", final[k]);
@@ -1150,7 +1229,7 @@ lcp_status lcp_write_vector(const char *path, int m, const double *v, char *msg,
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: is a folder", path);
         goto done;
     }
-    if ((st = write_temp(path, tmp, NULL, 0, m, v, msg, msglen)) != LCP_OK) goto done;
+    if ((st = write_temp(path, tmp, NULL, 0, NULL, m, v, msg, msglen)) != LCP_OK) goto done;
     if (rename(tmp, path) != 0) {
         st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot rename %s: %s", path, tmp,
                   strerror(errno));

@@ -21,6 +21,20 @@ void *lcp_malloc(size_t n, size_t size);  /* NULL on overflow or failure */
 void *lcp_calloc(size_t n, size_t size);
 void lcp_free(void *p);                   /* accepts NULL */
 
+#ifdef LCP_TCOV
+/* Test-only allocation failure (the -DLCP_TCOV build of the library, see csr.c): after
+ * lcp_tcov_arm(k) the k-th allocation and every later one fail (k <= 0: none). */
+void lcp_tcov_arm(long k);
+long lcp_tcov_count(void);   /* allocations asked for since the last arm */
+long lcp_tcov_failed(void);  /* of them refused */
+long lcp_tcov_live(void);    /* allocations not yet freed */
+int lcp_tcov_refuse(void);   /* count one allocation made elsewhere; 1: refuse it */
+void *lcp_tcov_malloc(size_t size);              /* the hooks given to CHOLMOD */
+void *lcp_tcov_calloc(size_t n, size_t size);
+void *lcp_tcov_realloc(void *p, size_t size);
+void lcp_tcov_free(void *p);
+#endif
+
 /* Write one message line into msg (when msg and msglen) and return st. */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -110,8 +110,9 @@
  * (semi-definite and no solution found) or LCP_ERR_BREAKDOWN, with info->row (the row
  * furthest from rounding).  A usable (positive) status never returns a z worse (||r||_inf)
  * than the start: the best of the start, each friction round's z and the final z is
- * returned.  Non-symmetric A (above opt->sym_tol): Lemke's method, as above.  Non-finite
- * data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
+ * returned; a final residual that is not finite (z or w overflowed) is never handed back as
+ * usable: LCP_ERR_NONFINITE.  Non-symmetric A (above opt->sym_tol): Lemke's method, as
+ * above.  Non-finite data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
  * GPL) and per interior-point iteration, plus a few solves and products with A (and in
@@ -1222,6 +1223,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         lcp_residual(P, z, C.w, &R);
         info->residual = R.r2;
         info->residual_inf = R.rinf;
+        if (!isfinite(R.r2) || !isfinite(R.rinf)) st = LCP_ERR_NONFINITE; /* no usable answer */
         double rmax = 0.0;                  /* accurate to rounding, row by row */
         int worst = -1;
         for (int i = 0; st == LCP_OK && i < m; i++) {

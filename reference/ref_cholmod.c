@@ -285,6 +285,13 @@ lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *d
     R->diag = diag;
     R->m = m;
     R->policy = full_pattern;
+#ifdef LCP_TCOV
+    /* test-only build: CHOLMOD allocates through the same failing counter as liblcp */
+    SuiteSparse_config.malloc_func = lcp_tcov_malloc;
+    SuiteSparse_config.calloc_func = lcp_tcov_calloc;
+    SuiteSparse_config.realloc_func = lcp_tcov_realloc;
+    SuiteSparse_config.free_func = lcp_tcov_free;
+#endif
     cholmod_start(&R->c);
     R->c.print = 0;                        /* the library prints nothing */
     R->c.supernodal = CHOLMOD_SIMPLICIAL;  /* D must be readable */

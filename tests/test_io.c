@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -221,9 +222,9 @@ static void test_variants(void)
     if (st != LCP_OK) tap_diag("%s", msg);
     lcp_problem_free(&Q);
     file_t unss[1] = {{"A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
-                                "3 3 4\n3 3 4\n2 2 3.25\n2 1 1\n1 1 2.5"}};
+                                "3 3 4\n3 3 4\n2 2 3.25\n2 1 1\n1 1 2.5\n"}};
     st = lcp_read_instance(make_case("unsorted-symmetric", unss, 1), &Q, msg, sizeof msg);
-    ok(st == LCP_OK && same_problem(&P, &Q), "io/unsorted-symmetric-no-final-newline-equal");
+    ok(st == LCP_OK && same_problem(&P, &Q), "io/unsorted-symmetric-equal");
     lcp_problem_free(&Q);
     file_t intq[2] = {{"q.mtx", "%%MatrixMarket matrix array integer general\n3 1\n-1\n0\n2\n"},
                       {"notes.mtx", "garbage"}};
@@ -391,6 +392,16 @@ static const struct bad_case {
     {"truncated-huge-count", "A.mtx",
      "%%MatrixMarket matrix coordinate real symmetric\n3 3 2000000000\n1 1 2.5\n",
      LCP_ERR_FORMAT, "A.mtx"},
+    {"no-final-newline", "A.mtx",
+     "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n3 3 4\n2 2 3.25\n2 1 1\n"
+     "1 1 2.5", LCP_ERR_FORMAT, "A.mtx:6: no newline at the end"},
+    {"cut-inside-last-number", "q.mtx", "%%MatrixMarket matrix array real general\n3 1\n-1\n"
+     "0.5\n0.2", LCP_ERR_FORMAT, "q.mtx:5: no newline at the end"},
+    {"no-final-newline-after-comment", "hi.mtx", "%%MatrixMarket matrix array real general\n"
+     "3 1\ninf\n0.5\n0.5\n% end", LCP_ERR_FORMAT, "hi.mtx:6: no newline"},
+    {"huge-A-small-q", "A.mtx", "%%MatrixMarket matrix coordinate real general\n"
+     "200000000 200000000 1\n1 1 1\n", LCP_ERR_FORMAT,
+     "A.mtx:2: 200000000 x 200000000, but q.mtx (57 bytes) can hold at most 29 values"},
     {"truncated-q", "q.mtx", "%%MatrixMarket matrix array real general\n3 1\n-1\n0.5\n",
      LCP_ERR_FORMAT, "q.mtx:5"},
     {"truncated-mid-line", "A.mtx",
@@ -761,6 +772,145 @@ static void test_parse(void)
     free(got);
 }
 
+/* peak resident set of this process, in KiB */
+static long peak_kib(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+/* The reader's holes: a FIFO or another non-regular file in place of an instance file is
+ * refused without blocking (an alarm turns a hang into a failure of this program); a short
+ * file declaring 2e8 rows or columns is refused before the CSR is allocated (the peak RSS
+ * may not grow by 100 MB); a file cut at any byte is refused or read with the exact original
+ * values. */
+static void test_holes(void)
+{
+    char msg[512], path[1024], d[512];
+    lcp_problem P, O;
+    lcp_status st;
+    static const char *const fifo_files[] = {"A.mtx", "q.mtx", "lo.mtx", "findex.mtx", "J.mtx",
+                                             "Minv.mtx", "zref.mtx", "meta.txt"};
+    alarm(60);
+    for (size_t k = 0; k < sizeof fifo_files / sizeof fifo_files[0]; k++) {
+        const char *name = fifo_files[k];
+        char cname[64], want[96];
+        snprintf(cname, sizeof cname, "fifo-%s", name);
+        make_case(cname, (file_t[]){{name, NULL}}, 1);
+        snprintf(d, sizeof d, "%s/%s", root, cname);
+        snprintf(path, sizeof path, "%s/%s", d, name);
+        int made = mkfifo(path, 0600) == 0;
+        st = made ? lcp_read_instance(d, &P, msg, sizeof msg) : LCP_OK;
+        snprintf(want, sizeof want, "/%s: not a regular file", name);
+        ok(made && st == LCP_ERR_IO && strstr(msg, want) && strchr(msg, '\n') == NULL &&
+               is_empty(&P),
+           "io/bad/%s-is-a-fifo", name);
+        if (st != LCP_ERR_IO) tap_diag("status %s, msg \"%s\"", lcp_status_str(st), msg);
+        lcp_problem_free(&P);
+    }
+    {
+        int mv = -1;
+        double *v = NULL;
+        snprintf(path, sizeof path, "%s/fifo-vector.mtx", root);
+        int made = mkfifo(path, 0600) == 0;
+        st = made ? lcp_read_vector(path, &mv, &v, msg, sizeof msg) : LCP_OK;
+        ok(made && st == LCP_ERR_IO && strstr(msg, "fifo-vector.mtx: not a regular file") && !v,
+           "io/bad/vector-is-a-fifo");
+        st = lcp_read_vector("/dev/zero", &mv, &v, msg, sizeof msg);
+        ok(st == LCP_ERR_IO && strstr(msg, "/dev/zero: not a regular file") && !v,
+           "io/bad/vector-is-a-device");
+    }
+    alarm(0);
+
+    /* 2e8 rows in 75 bytes: refused before 1.6 GB of row pointers are allocated and touched */
+    {
+        static const char huge[] = "%%MatrixMarket matrix coordinate real general\n"
+                                   "200000000 200000000 1\n1 1 10\n";
+        char big_q[256];
+        snprintf(big_q, sizeof big_q, "%%%%MatrixMarket matrix array real general\n"
+                                      "200000000 1\n1\n");
+        long before = peak_kib();
+        st = lcp_read_instance(make_case("huge-A", (file_t[]){{"A.mtx", huge}}, 1), &P, msg,
+                               sizeof msg);
+        lcp_status st2 = lcp_read_instance(
+            make_case("huge-A-huge-q", (file_t[]){{"A.mtx", huge}, {"q.mtx", big_q}}, 2), &P,
+            msg, sizeof msg);
+        char jcols[256], mbig[256];
+        snprintf(jcols, sizeof jcols, "%%%%MatrixMarket matrix coordinate real general\n"
+                                      "3 200000000 3\n1 1 1\n2 2 1\n3 3 1\n");
+        snprintf(mbig, sizeof mbig, "%%%%MatrixMarket matrix coordinate real symmetric\n"
+                                    "200000000 200000000 4\n1 1 2\n2 1 1\n2 2 3\n3 3 4\n");
+        lcp_status st3 = lcp_read_instance(
+            make_case("huge-n", (file_t[]){{"J.mtx", jcols}, {"Minv.mtx", mbig}}, 2), &P, msg,
+            sizeof msg);
+        int inst = st3 == LCP_ERR_FORMAT && strstr(msg, "J.mtx:2: 3 x 200000000, but Minv.mtx");
+        if (!inst) tap_diag("huge-n: %s \"%s\"", lcp_status_str(st3), msg);
+        long grew = peak_kib() - before;
+        ok(sizeof huge - 1 == 75 && st == LCP_ERR_FORMAT && st2 == LCP_ERR_FORMAT && inst &&
+               is_empty(&P) && before > 0 && grew < 100 * 1024,
+           "io/bad/2e8-rows-in-75-bytes-refused-fast");
+        tap_diag("peak RSS grew by %ld KiB over the three huge declarations", grew);
+    }
+
+    /* the base instance with one file cut at every byte: an error, or the exact problem */
+    st = lcp_read_instance(make_case("good", NULL, 0), &O, msg, sizeof msg);
+    int bad = 0, cuts = 0, errors = 0;
+    for (int b = 0; st == LCP_OK && b < NBASE; b++) {
+        if (strcmp(base[b].name, "meta.txt") == 0) continue;        /* free text: verbatim */
+        size_t len = strlen(base[b].text);
+        char cut[512];
+        for (size_t c = 0; c < len; c++) {
+            memcpy(cut, base[b].text, c);
+            cut[c] = '\0';
+            file_t ov = {base[b].name, cut};
+            lcp_status sc = lcp_read_instance(make_case("cut", &ov, 1), &P, msg, sizeof msg);
+            cuts++;
+            if (sc == LCP_OK) {
+                if (!same_problem(&O, &P) && bad++ == 0)
+                    tap_diag("%s cut at byte %zu read with other values", base[b].name, c);
+            } else {
+                errors++;
+                if ((sc != LCP_ERR_FORMAT && sc != LCP_ERR_INCONSISTENT) ||
+                    !strstr(msg, base[b].name))
+                    if (bad++ == 0)
+                        tap_diag("%s cut at byte %zu: %s \"%s\"", base[b].name, c,
+                                 lcp_status_str(sc), msg);
+            }
+            lcp_problem_free(&P);
+        }
+    }
+    ok(st == LCP_OK && bad == 0 && cuts > 400, "io/cut-at-every-byte-errs-or-reads-exactly");
+    tap_diag("%d cuts, %d refused", cuts, errors);
+    lcp_problem_free(&O);
+
+    /* a written vector of awkward values cut at every byte */
+    static const double v[] = {0.1, -0.0, INFINITY, -INFINITY, 5e-324, 1.0 / 3.0, 1e300};
+    snprintf(path, sizeof path, "%s/cut-vector.mtx", root);
+    char text[1024];
+    size_t len = 0;
+    if (lcp_write_vector(path, 7, v, msg, sizeof msg) == LCP_OK) {
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            len = fread(text, 1, sizeof text, fp);
+            fclose(fp);
+        }
+    }
+    bad = 0;
+    for (size_t c = 0; c < len; c++) {
+        FILE *fp = fopen(path, "wb");
+        if (!fp) break;
+        fwrite(text, 1, c, fp);
+        fclose(fp);
+        int mv = 0;
+        double *r = NULL;
+        if (lcp_read_vector(path, &mv, &r, msg, sizeof msg) == LCP_OK &&
+            (mv != 7 || memcmp(r, v, sizeof v) != 0) && bad++ == 0)
+            tap_diag("vector cut at byte %zu read with other values", c);
+        free(r);
+    }
+    ok(len > 50 && bad == 0, "io/vector-cut-at-every-byte-errs-or-reads-exactly");
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "%s/lcpio-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -776,6 +926,7 @@ int main(void)
     test_roundtrip_random();
     test_write_fail();
     test_vector();
+    test_holes();
     test_parse();
     int rc = tap_done();
     if (rc == 0) {                                                  /* keep them on failure */

@@ -1,0 +1,225 @@
+/* test_nomem.c: allocation failure at every allocation, the CSparse Tcov way.
+ *
+ * Linked with the test-only build of the library (compiled with -DLCP_TCOV, see lcp/csr.c),
+ * where lcp_tcov_arm(k) makes the k-th allocation and every later one fail, CHOLMOD's
+ * included (its SuiteSparse_config hooks go through the same counter).  For each instance
+ * given and each k = 1, 2, ... until a run no longer reaches its k-th allocation:
+ *   - reading the instance returns out-of-memory with the problem left empty;
+ *   - every registered solver that supports the instance (in each form it offers) returns
+ *     out-of-memory;
+ *   - writing the instance over an older one returns out-of-memory and leaves the old
+ *     files, or succeeds with the new ones; never a temporary file;
+ * and no allocation is left live (the counter's own count of live blocks returns to where it
+ * was; ASan's leak checker and valgrind see the same in their builds).  The first k that no
+ * longer fails must reproduce the unarmed run bit for bit (status, z).
+ * Cost: a few thousand runs on instances of 9 and 20 rows, about a second (ASan: ~10 s).
+ */
+#include "lcp_internal.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int same_csr(const lcp_csr *a, const lcp_csr *b)
+{
+    if (!a->p || !b->p) return !a->p && !b->p;
+    int nz = LCP_CSR_NNZ(a);
+    return a->nrow == b->nrow && a->ncol == b->ncol && LCP_CSR_NNZ(b) == nz &&
+           memcmp(a->p, b->p, sizeof(int) * ((size_t)a->nrow + 1)) == 0 &&
+           memcmp(a->j, b->j, sizeof(int) * (size_t)nz) == 0 &&
+           memcmp(a->x, b->x, sizeof(double) * (size_t)nz) == 0;
+}
+
+static int same_vec(const double *a, const double *b, int m)
+{
+    if (!a || !b) return !a && !b;
+    return memcmp(a, b, sizeof(double) * (size_t)m) == 0;
+}
+
+static int same_problem(const lcp_problem *a, const lcp_problem *b)
+{
+    int m = a->m;
+    int f = (!a->findex && !b->findex) ||
+            (a->findex && b->findex && memcmp(a->findex, b->findex, sizeof(int) * (size_t)m) == 0);
+    int meta = (!a->meta && !b->meta) || (a->meta && b->meta && strcmp(a->meta, b->meta) == 0);
+    return a->m == b->m && a->n == b->n && same_csr(&a->A, &b->A) && same_vec(a->q, b->q, m) &&
+           same_vec(a->lo, b->lo, m) && same_vec(a->hi, b->hi, m) && f &&
+           same_csr(&a->J, &b->J) && same_csr(&a->Minv, &b->Minv) && same_vec(a->E, b->E, m) &&
+           same_vec(a->z0, b->z0, m) && same_vec(a->zref, b->zref, m) && meta;
+}
+
+static int is_empty(const lcp_problem *P)
+{
+    return P->m == 0 && !P->A.p && !P->q && !P->lo && !P->hi && !P->findex && !P->J.p &&
+           !P->Minv.p && !P->E && !P->z0 && !P->zref && !P->meta;
+}
+
+/* names in dir containing ".tmp"; -1 when dir cannot be read */
+static int temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d));) n += strstr(e->d_name, ".tmp") != NULL;
+    closedir(d);
+    return n;
+}
+
+enum { KMAX = 100000 };
+
+static void test_read(const char *dir, const char *name, const lcp_problem *P0)
+{
+    char msg[512];
+    long live0 = lcp_tcov_live(), k, bad = 0;
+    lcp_problem Q;
+    for (k = 1; k < KMAX; k++) {
+        lcp_tcov_arm(k);
+        lcp_status st = lcp_read_instance(dir, &Q, msg, sizeof msg);
+        long failed = lcp_tcov_failed();
+        lcp_tcov_arm(0);
+        int good = failed ? st == LCP_ERR_NOMEM && is_empty(&Q) &&
+                                (strstr(msg, "out of memory") || strstr(msg, "out-of-memory"))
+                          : st == LCP_OK && same_problem(P0, &Q);
+        lcp_problem_free(&Q);
+        good = good && lcp_tcov_live() == live0;
+        if (!good && bad++ == 0)
+            tap_diag("read %s, allocation %ld refused: %s \"%s\", %ld blocks live (want %ld)",
+                     name, k, lcp_status_str(st), msg, lcp_tcov_live(), live0);
+        if (!failed) break;
+    }
+    ok(bad == 0 && k > 1 && k < KMAX,
+       "nomem/read/%s: each of %ld allocations refused gives out-of-memory, nothing leaks", name,
+       k - 1);
+}
+
+static void test_solver(const lcp_solver *s, const lcp_problem *P, const char *name,
+                        lcp_form form, lcp_order order, int omega_auto)
+{
+    lcp_options opt;
+    lcp_info info;
+    int m = P->m;
+    double *z0 = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    lcp_options_default(&opt);
+    opt.form = form;
+    opt.order = order;
+    opt.omega_auto = omega_auto;
+    opt.max_iter = 50;
+    long live0 = lcp_tcov_live(), k, bad = 0;
+    lcp_status st0 = lcp_solve(s, P, &opt, z0, &info);
+    for (k = 1; k < KMAX && z && z0; k++) {
+        lcp_tcov_arm(k);
+        lcp_status st = lcp_solve(s, P, &opt, z, &info);
+        long failed = lcp_tcov_failed();
+        lcp_tcov_arm(0);
+        int good = failed ? st == LCP_ERR_NOMEM && info.status == st
+                          : st == st0 && memcmp(z, z0, sizeof(double) * (size_t)m) == 0;
+        good = good && lcp_tcov_live() == live0;
+        if (!good && bad++ == 0)
+            tap_diag("%s on %s (%s), allocation %ld refused: %s (unarmed %s), %ld blocks live "
+                     "(want %ld)", s->name, name, lcp_form_name(form), k, lcp_status_str(st),
+                     lcp_status_str(st0), lcp_tcov_live(), live0);
+        if (!failed) break;
+    }
+    ok(bad == 0 && k > 1 && k < KMAX,
+       "nomem/solve/%s/%s/%s/%s%s: each of %ld allocations refused gives out-of-memory, "
+       "nothing leaks (unarmed: %s)", s->name, name, lcp_form_name(form), lcp_order_name(order),
+       omega_auto ? "/omega-auto" : "", k - 1, lcp_status_str(st0));
+    free(z);
+    free(z0);
+}
+
+/* write P2 over a folder holding P1: out-of-memory keeps P1, success gives P2, no temporary */
+static void test_write(const char *tmpdir, const char *name, const lcp_problem *P1,
+                       const lcp_problem *P2)
+{
+    char msg[512], dir[1024];
+    lcp_problem R;
+    long live0 = lcp_tcov_live(), k, bad = 0;
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+    for (k = 1; k < KMAX; k++) {
+        lcp_status s1 = lcp_write_instance(dir, P1, msg, sizeof msg);
+        lcp_tcov_arm(k);
+        lcp_status st = lcp_write_instance(dir, P2, msg, sizeof msg);
+        long failed = lcp_tcov_failed();
+        lcp_tcov_arm(0);
+        lcp_status sr = lcp_read_instance(dir, &R, msg, sizeof msg);
+        int good = s1 == LCP_OK && sr == LCP_OK && temporaries(dir) == 0 &&
+                   (failed ? st == LCP_ERR_NOMEM && same_problem(P1, &R)
+                           : st == LCP_OK && same_problem(P2, &R));
+        lcp_problem_free(&R);
+        good = good && lcp_tcov_live() == live0;
+        if (!good && bad++ == 0)
+            tap_diag("write %s, allocation %ld refused: %s, reread %s, %d temporaries", name, k,
+                     lcp_status_str(st), lcp_status_str(sr), temporaries(dir));
+        if (!failed) break;
+    }
+    ok(bad == 0 && k > 1 && k < KMAX,
+       "nomem/write/%s: each of %ld allocations refused keeps the old files, no temporaries",
+       name, k - 1);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const names[] = {"three-spheres-step1", "chain-step300",
+                                        "stack-150-mu0-step100"};
+    char dir[1024], msg[512], tmpdir[512];
+    if (argc < 2) {
+        printf("Bail out! usage: test_nomem INSTANCES-FOLDER\n");
+        return 1;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "%s/lcpnomem-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        printf("Bail out! mkdtemp failed\n");
+        return 1;
+    }
+    int ns;
+    const lcp_solver *solvers = lcp_solvers(&ns);
+    for (size_t t = 0; t < sizeof names / sizeof names[0]; t++) {
+        lcp_problem P, P2;
+        snprintf(dir, sizeof dir, "%s/%s", argv[1], names[t]);
+        if (lcp_read_instance(dir, &P, msg, sizeof msg) != LCP_OK) {
+            ok(0, "nomem/%s: read: %s", names[t], msg);
+            continue;
+        }
+        test_read(dir, names[t], &P);
+        for (int s = 0; s < ns; s++) {
+            if (lcp_solver_supports(&solvers[s], &P) != LCP_OK) {
+                tap_diag("%s does not support %s", solvers[s].name, names[t]);
+                continue;
+            }
+            const char *sn = solvers[s].name;
+            test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 0);
+            if (!(solvers[s].needs & (LCP_DENSE | LCP_DIRECT)) && lcp_problem_has_factors(&P))
+                test_solver(&solvers[s], &P, names[t], LCP_FORM_ASSEMBLED, LCP_ORDER_NATURAL, 0);
+            if (t == 0 && strcmp(sn, "pgs") == 0)                   /* orderings' workspace */
+                for (int o = LCP_ORDER_REVERSE; o <= LCP_ORDER_MASS; o++)
+                    test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, (lcp_order)o, 0);
+            if (t == 0 && strcmp(sn, "jacobi") == 0)                /* power iteration */
+                test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 1);
+        }
+        /* the new problem: q changed, zref added, z0 dropped */
+        lcp_problem_init(&P2);
+        int m = P.m;
+        if (lcp_read_instance(dir, &P2, msg, sizeof msg) == LCP_OK) {
+            P2.q[0] += 1.0;
+            lcp_free(P2.z0);
+            P2.z0 = NULL;
+            P2.zref = lcp_calloc((size_t)m, sizeof(double));
+            test_write(tmpdir, names[t], &P, &P2);
+        }
+        lcp_problem_free(&P2);
+        lcp_problem_free(&P);
+    }
+    ok(lcp_tcov_live() == 0, "nomem/no-block-live-at-the-end");
+    int rc = tap_done();
+    if (rc == 0) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0) tap_diag("could not remove %s", tmpdir);
+    }
+    return rc;
+}
