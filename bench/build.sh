@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build.sh: installs what lcpbench needs on Debian (12 "bookworm" or later) and builds it (release, in
 # build/): compiler, meson, ninja,
-# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot.  Skips the install when all are present.
+# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot, and DART's copy of ODE's Dantzig routine
+# (the differential test of `dantzig').  Skips the install when all are present.
 set -euo pipefail
 # With --tests, also what the tests compare against or need (tests/run.sh passes it): the
 # peer libraries, FCLIB, pandas and SciPy for the plain-CSV and Matrix Market checks, clang

@@ -69,6 +69,8 @@ static const bench_setting table[] = {
      form_names, "A assembled, or matrix-free from J, Minv, E (auto: matrix-free if present)"},
     {"warm", "--warm", BENCH_BOOL, NULL, NULL, "0", "*", AT(opt.warm), 0, NULL,
      "start from the instance's z0.mtx"},
+    {"warm_scale", "--warm-scale", BENCH_DOUBLE, "[0,inf)", NULL, "1", LOOPERS,
+     AT(opt.warm_scale), 0, NULL, "with --warm: start from this multiple of z0.mtx (ODE quickstep: 0.9)"},
     {"every", "--check-every", BENCH_INT, "[1,1000000]", NULL, "1", LOOPERS,
      AT(opt.check_every), 0, NULL, "residual test every K sweeps"},
     {"reps", "--reps", BENCH_INT, "[0,100000]", NULL, "5", "*", AT(reps), 0, NULL,

@@ -61,6 +61,8 @@ void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z)
 {
     if (!opt->warm)
         for (int i = 0; i < P->m; i++) z[i] = 0.0;
+    else if (opt->warm_scale != 1.0)
+        for (int i = 0; i < P->m; i++) z[i] *= opt->warm_scale;   /* ODE quickstep: 0.9 */
     /* uncoupled rows first, then coupled rows whose bounds depend on them */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < P->m; i++) {

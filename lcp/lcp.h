@@ -187,6 +187,8 @@ typedef enum lcp_order {
     LCP_ORDER_RANDOM8,     /* reshuffled every 8 sweeps (ODE quickstep) */
     LCP_ORDER_ERROR,       /* largest natural-map residual first, re-sorted each sweep */
     LCP_ORDER_MASS,        /* largest effective mass 1/a_ii first */
+    LCP_ORDER_ODE8,        /* ODE quickstep: rows without findex, then friction rows;
+                              the current order reshuffled before sweeps 9, 17, ... */
     LCP_ORDER_PERM         /* options.perm */
 } lcp_order;
 
@@ -227,6 +229,7 @@ typedef struct lcp_options {
                             max|A - A^T| / max|A| is at most this (and pivots with the
                             symmetric part, residuals on A itself); above it, lemke-ref */
     int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
+    double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -313,7 +316,8 @@ typedef lcp_status lcp_sweep_fn(void *ctx, int sweep, double *z, int *row);
 LCP_API lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
                        void *ctx, double *z, lcp_info *info);
 
-/* Starting point: z = mid(lo_eff, 0, hi_eff) unless opt->warm (then z is projected). */
+/* Starting point: z = mid(lo_eff, 0, hi_eff) unless opt->warm (then warm_scale * z is
+ * projected). */
 LCP_API void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z);
 
 #ifdef __cplusplus

@@ -6,6 +6,10 @@
  *   random8                   reshuffled every 8 sweeps (ODE quickstep)
  *   error                     rows by |r_i| of the natural map, largest first, every sweep
  *   mass                      rows by effective mass 1/a_ii, largest first
+ *   ode8                      ODE quickstep's: rows with findex < 0 ascending, then rows with
+ *                             findex >= 0 ascending, for sweeps 1-8; before sweeps 9, 17, ...
+ *                             the current order is reshuffled (forward Fisher-Yates, as
+ *                             quickstep.cpp; splitmix64, seeded, in place of ODE's LCG)
  *   perm                      options.perm, validated as a permutation of 0..m-1
  * Ties are broken by row index, so every ordering is deterministic.  Cost per sweep: O(1)
  * for fixed orders, O(m) for random, O(nnz(A) + m log m) for error.
@@ -47,6 +51,17 @@ static void shuffle(lcp_orderer *o)
     }
 }
 
+/* forward Fisher-Yates of the current order: swap(perm[i], perm[rand(i + 1)]), i = 1.. */
+static void shuffle_forward(lcp_orderer *o)
+{
+    for (int i = 1; i < o->m; i++) {
+        int r = lcp_rng_below(&o->rng, i + 1);
+        int t = o->perm[i];
+        o->perm[i] = o->perm[r];
+        o->perm[r] = t;
+    }
+}
+
 lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_options *opt,
                           const double *diag)
 {
@@ -75,6 +90,13 @@ lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_option
     case LCP_ORDER_REVERSE:
         for (int i = 0; i < P->m; i++) o->perm[i] = P->m - 1 - i;
         break;
+    case LCP_ORDER_ODE8: {                  /* findex < 0 rows first, friction rows last */
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < P->m; i++)
+                if ((P->findex && P->findex[i] >= 0) == pass) o->perm[n++] = i;
+        break;
+    }
     case LCP_ORDER_MASS:
         for (int i = 0; i < P->m; i++) {
             t[i].key = diag[i] > 0.0 ? 1.0 / diag[i] : INFINITY;   /* effective mass */
@@ -117,6 +139,9 @@ const int *lcp_order_next(lcp_orderer *o, int k, const double *z)
         break;
     case LCP_ORDER_RANDOM8:
         if ((k - 1) % 8 == 0) shuffle(o);
+        break;
+    case LCP_ORDER_ODE8:
+        if (k > 1 && (k - 1) % 8 == 0) shuffle_forward(o);
         break;
     case LCP_ORDER_ERROR: {
         lcp_residuals R;

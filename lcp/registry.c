@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define BOXED (LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX)
+#define DANTZIG_NEEDS (LCP_NEEDS_SYMMETRIC | BOXED | LCP_DIRECT | LCP_DENSE)
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
@@ -33,6 +34,11 @@ static const lcp_solver registry[] = {
     {"lemke-ref", "Lemke's method, lexicographic, dense basis inverse: any A (reference for "
      "non-symmetric A)", LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT | LCP_DENSE,
      lcp_solve_lemke_ref, NULL, NULL},
+    {"dantzig", "Dantzig/Baraff principal pivoting as in ODE lcp.cpp (dense LDL^T updates; "
+     "friction bounds frozen at the first friction row)", DANTZIG_NEEDS, lcp_solve_dantzig,
+     NULL, NULL},
+    {"dantzig-rounds", "ODE's Dantzig pass repeated, friction bounds recomputed from the last "
+     "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds, NULL, NULL},
 #ifdef LCP_HAVE_SICONOS
     /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
      * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and

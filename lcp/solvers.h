@@ -28,5 +28,6 @@ lcp_teardown_fn lcp_teardown_ode;
 lcp_solve_fn lcp_solve_bullet_pgs, lcp_solve_bullet_dantzig, lcp_solve_bullet_lemke;
 lcp_setup_fn lcp_setup_bullet;
 lcp_teardown_fn lcp_teardown_bullet;
+lcp_solve_fn lcp_solve_dantzig, lcp_solve_dantzig_rounds; /* dantzig.c */
 
 #endif

