@@ -140,6 +140,15 @@ void bench_history_name(const char *instance, const char *label, char *out, size
 /* file-name-safe copy of s: [A-Za-z0-9._-] kept, everything else '_' */
 void bench_safe_name(const char *s, char *out, size_t len);
 
+/* ---- iterates computed elsewhere ------------------------------------------------------ */
+/* Each iterate of a CSV with one iterate per line (m numbers; an optional header may name
+ * `iteration' and `time_s' columns, then the others are z) is handed to fn with its
+ * iteration (the line's index when absent) and time (NaN when absent); z (m entries) is
+ * scratch.  0, or 1 with one error line naming file and line (score.c). */
+typedef void bench_iterate_fn(void *ctx, long iteration, double time_s, const double *z);
+int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
+                        bench_iterate_fn *fn, void *ctx);
+
 /* ---- one measured run ---------------------------------------------------------------------- */
 typedef struct bench_result {
     lcp_status status;       /* the solver's status */

@@ -27,6 +27,8 @@ typedef struct bench_spec {    /* one `solver' line: a solver and its settings *
     const lcp_solver *solver;
     bench_settings set;        /* set.label: unique in its grid; legend and file name */
     int block;                 /* grid block (`grid' statements); runs pair equal blocks */
+    char *ext_cmd;             /* NULL, or the command of `solver external' (external.c; then
+                                  solver is a descriptor of its own, with no solve) */
 } bench_spec;
 
 typedef struct bench_inst {    /* one instance of the grid */
@@ -83,6 +85,18 @@ typedef struct bench_sink {    /* where the rows go */
     void *ctx;
     int force, quiet;          /* replace history files; no error lines for failed runs */
 } bench_sink;
+
+/* `solver external NAME ... cmd=COMMAND' (external.c): s->solver becomes a descriptor named
+ * NAME that takes every problem, s->ext_cmd the command.  0, or 1 with msg. */
+int bench_external_spec(bench_spec *s, const char *name, const char *command, char *msg,
+                        size_t msglen);
+void bench_external_free(bench_spec *s);
+/* One run of an external spec on the instance folder inst (read into P): the command run
+ * reps times as a process, its z.mtx and history.csv scored with lcp_residual; *status =
+ * "answered", "timeout" or "external-failed" (one error line).  LCP_OK when answered. */
+lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char *inst,
+                              const lcp_problem *P, double *z, bench_result *r,
+                              bench_history *h, const char **status);
 
 /* Every instance x spec of S (pairs of equal blocks): read the instance, give it a
  * reference (ref=SOLVER), one measured run (bench_run_limited) per spec, its history file,

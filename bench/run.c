@@ -89,6 +89,10 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
         bench_error(cmd, "%s: %s: %s", I->name, set->label,
                     no[0] == 'n' ? "warm=1 needs z0.mtx" : "the permutation has the wrong length");
         failed = 1;
+    } else if (sp->ext_cmd) {
+        lcp_status st = bench_run_external(cmd, sp, I->path, P, z, &r, &h, &w.status);
+        w.usable = st >= 0;
+        failed = st < 0 && !r.timed_out;
     } else {
         lcp_status st = bench_run_limited(P, sp->solver, &set->opt, set->opt.warm ? P->z0 : NULL,
                                           set->reps, set->timeout, z, &r, &h);

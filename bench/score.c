@@ -94,22 +94,21 @@ static int numeric(const char *s, double *v)
 
 static int number(const char *s, double *v) { return numeric(s, v) && isfinite(*v); }
 
-/* score every iterate of a history CSV; 0 or 1 (one error line) */
-static int score_history(const lcp_problem *P, const char *inst, const char *path, double *z,
-                         double *w)
+int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
+                        bench_iterate_fn *fn, void *ctx)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        bench_error(CMD, "%s: cannot open: %s", path, strerror(errno));
+        bench_error(cmd, "%s: cannot open: %s", path, strerror(errno));
         return 1;
     }
-    int m = P->m, cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;
+    int cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;
     size_t cap = 0;
     char *line = NULL, **fld = malloc((size_t)cols * sizeof *fld);
     int *zcol = malloc((size_t)(m > 0 ? m : 1) * sizeof *zcol);
     long lineno = 0, k = 0;
     if (!fld || !zcol) {
-        bench_error(CMD, "%s: out of memory", path);
+        bench_error(cmd, "%s: out of memory", path);
         rc = 1;
     }
     while (!rc && getline(&line, &cap, f) > 0) {
@@ -127,7 +126,7 @@ static int score_history(const lcp_problem *P, const char *inst, const char *pat
                 else nz++;
             }
             if (n > cols || nz != m) {
-                bench_error(CMD, "%s:%ld: %d columns of z, the instance has %d rows", path,
+                bench_error(cmd, "%s:%ld: %d columns of z, the instance has %d rows", path,
                             lineno, n > cols ? n - (ci >= 0) - (ct >= 0) : nz, m);
                 rc = 1;
                 break;
@@ -136,30 +135,30 @@ static int score_history(const lcp_problem *P, const char *inst, const char *pat
             if (header) continue;
         }
         if (n != cols) {
-            bench_error(CMD, "%s:%ld: %d fields, expected %d", path, lineno, n, cols);
+            bench_error(cmd, "%s:%ld: %d fields, expected %d", path, lineno, n, cols);
             rc = 1;
             break;
         }
         for (int r = 0; r < m && !rc; r++)
             if (!number(fld[zcol[r]], &z[r])) {
-                bench_error(CMD, "%s:%ld: field %d '%s' is not a finite number", path, lineno,
+                bench_error(cmd, "%s:%ld: field %d '%s' is not a finite number", path, lineno,
                             zcol[r] + 1, fld[zcol[r]]);
                 rc = 1;
             }
         double it = (double)k, t = NAN;
         if (!rc && ci >= 0 && (!number(fld[ci], &it) || it != floor(it) || it < 0)) {
-            bench_error(CMD, "%s:%ld: iteration '%s' is not a count", path, lineno, fld[ci]);
+            bench_error(cmd, "%s:%ld: iteration '%s' is not a count", path, lineno, fld[ci]);
             rc = 1;
         }
         if (!rc && ct >= 0 && !number(fld[ct], &t)) {
-            bench_error(CMD, "%s:%ld: time_s '%s' is not a number", path, lineno, fld[ct]);
+            bench_error(cmd, "%s:%ld: time_s '%s' is not a number", path, lineno, fld[ct]);
             rc = 1;
         }
-        if (!rc) score_row(P, inst, "history", (long)it, t, z, w);
+        if (!rc) fn(ctx, (long)it, t, z);
         k++;
     }
     if (!rc && ferror(f)) {
-        bench_error(CMD, "%s: read error", path);
+        bench_error(cmd, "%s: read error", path);
         rc = 1;
     }
     free(line);
@@ -167,6 +166,18 @@ static int score_history(const lcp_problem *P, const char *inst, const char *pat
     free(zcol);
     fclose(f);
     return rc;
+}
+
+typedef struct score_ctx {
+    const lcp_problem *P;
+    const char *inst;
+    double *w;
+} score_ctx;
+
+static void score_iterate(void *vctx, long it, double t, const double *z)
+{
+    score_ctx *c = vctx;
+    score_row(c->P, c->inst, "history", it, t, z, c->w);
 }
 
 int bench_cmd_score(int argc, char **argv)
@@ -230,7 +241,8 @@ int bench_cmd_score(int argc, char **argv)
     }
     if (!rc && hist) {
         z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof *z);
-        rc = z ? score_history(&P, inst, hist, z, w) : 1;
+        score_ctx c = {&P, inst, w};
+        rc = z ? bench_iterates_read(CMD, hist, P.m, z, score_iterate, &c) : 1;
         if (!z) bench_error(CMD, "%s: out of memory", inst);
     }
     fflush(stdout);

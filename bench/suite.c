@@ -15,6 +15,8 @@
  *                                             capture step T of a scene (lcpbench list
  *                                             scenes) into DIR/instances/N (N: SCENE-stepT)
  *     solver NAME|all [KEY=VALUE ...]         a solver setting (all = every registered)
+ *     solver external NAME [KEY=VALUE ...] cmd=COMMAND...
+ *                                             an outside solver (external.c)
  *     grid                                    start a new grid: the instances and solver
  *                                             lines after it pair only with each other
  * Solver keys: the run settings of settings.c (lcpbench list settings).  A key on a
@@ -107,6 +109,9 @@ void bench_suite_format_help(FILE *f)
             "                                           capture step T of a scene into\n"
             "                                           DIR/instances/N (default SCENE-stepT)\n"
             "  solver NAME|all [KEY=VALUE ...]          a solver setting (all: every solver)\n"
+            "  solver external NAME [KEY=VALUE ...] cmd=COMMAND...\n"
+            "                                           an outside solver: COMMAND INSTANCE OUT\n"
+            "                                           writes OUT/z.mtx [OUT/history.csv]\n"
             "  grid                                     start a new grid (instances and solvers\n"
             "                                           after it pair only with each other)\n"
             "The runs are every instance x every solver line of the same grid.  ref=SOLVER\n"
@@ -180,6 +185,7 @@ long bench_suite_runs(const bench_suite *S)
 
 void bench_suite_free(bench_suite *S)
 {
+    for (int k = 0; k < S->nspec; k++) bench_external_free(&S->spec[k]);
     free(S->inst);
     free(S->spec);
     memset(S, 0, sizeof *S);
@@ -299,9 +305,44 @@ static int make_spec(parser *p, const lcp_solver *sv, char **tok, int nt, int al
     return push_spec(p, &s);
 }
 
+/* `solver external NAME [KEY=VALUE ...] cmd=COMMAND...': the rest of the line after cmd= is
+ * the command (its words joined by single blanks) */
+static int external_line(parser *p, char **tok, int nt)
+{
+    int c = 3;
+    while (c < nt && strncmp(tok[c], "cmd=", 4)) c++;
+    if (nt < 3 || c == nt || !tok[c][4])
+        return perr(p, 2, "solver external: expected NAME [KEY=VALUE ...] cmd=COMMAND");
+    if (lcp_solver_find(tok[2]) || !strcmp(tok[2], "all") || !strcmp(tok[2], "external"))
+        return perr(p, 2, "solver external: '%s' is a registered solver's name", tok[2]);
+    char command[4096] = "";
+    for (int t = c; t < nt; t++) {
+        size_t len = strlen(command);
+        snprintf(command + len, sizeof command - len, "%s%s", t > c ? " " : "",
+                 t == c ? tok[t] + 4 : tok[t]);
+    }
+    bench_spec tmp = {0};
+    char msg[256];
+    if (bench_external_spec(&tmp, tok[2], command, msg, sizeof msg))
+        return perr(p, 1, "solver external: %s", msg);
+    char *kv[64];
+    int n = 0;
+    kv[n++] = tok[0];
+    kv[n++] = tok[2];
+    for (int t = 3; t < c && n < 64; t++) kv[n++] = tok[t];
+    int rc = make_spec(p, tmp.solver, kv, n, 0);
+    if (rc) {
+        bench_external_free(&tmp);
+        return rc;
+    }
+    p->S->spec[p->S->nspec - 1].ext_cmd = tmp.ext_cmd;
+    return 0;
+}
+
 static int solver_line(parser *p, char **tok, int nt)
 {
     if (nt < 2) return perr(p, 2, "solver: expected a solver name");
+    if (!strcmp(tok[1], "external")) return external_line(p, tok, nt);
     int all = strcmp(tok[1], "all") == 0, n;
     const lcp_solver *list = lcp_solvers(&n);
     const lcp_solver *one = all ? NULL : lcp_solver_find(tok[1]);
