@@ -1034,6 +1034,16 @@ int bench_cmd_convert(int argc, char **argv)
         break;
     case FMT_NONE: break;
     }
+    if (st == LCP_OK && a.ro.factor_tol != 1e-12) { /* the relaxed reading travels with it */
+        char line[160], *meta;
+        snprintf(line, sizeof line, "factor_tol = %g (A = J Minv J^T + diag(E) %s)\n",
+                 a.ro.factor_tol, a.ro.factor_tol < 0 ? "not checked" : "to this tolerance");
+        size_t n0 = P.meta ? strlen(P.meta) : 0;
+        if ((meta = realloc(P.meta, n0 + strlen(line) + 1))) {
+            memcpy(meta + n0, line, strlen(line) + 1);
+            P.meta = meta;
+        }
+    }
     if (st == LCP_OK) {
         switch (a.to) {
         case FMT_FOLDER:

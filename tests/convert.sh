@@ -70,6 +70,9 @@ run "$L" score "$T/f32" "$I/capsule-step1/z0.mtx" --factor-tol off
 ok "factor-tol: score --factor-tol off reads it" rc_is 0
 run "$L" convert "$T/f32" "$T/f32.ode" --factor-tol 1e-6
 ok "factor-tol: convert --factor-tol 1e-6 reads it" rc_is 0
+run "$L" convert "$T/f32" "$T/f32-copy" --factor-tol 1e-6
+ok "factor-tol: the relaxed tolerance is recorded in the converted folder's meta.txt" \
+  grep -q '^factor_tol = 1e-06' "$T/f32-copy/meta.txt"
 run "$L" solve "$T/f32" --solver pgs --factor-tol 2
 ok "factor-tol: a tolerance outside [0, 1) is a usage error" \
   eval 'rc_is 2 && one_line_err "factor-tol"'
