@@ -1,5 +1,5 @@
-/* capture.c: `lcpbench capture' and `lcpbench simulate' (design.md section 8,
- * spec/scenes.md): step a scene of problems/ in time and write the LCP instance of chosen
+/* capture.c: `lcpbench capture' and `lcpbench simulate' (README "The command line",
+ * problems/README.md): step a scene of problems/ in time and write the LCP instance of chosen
  * steps (before the solve, z0 = the stepper's warm start) as instance folders
  * DIR/NAME-stepT, or print one CSV line per step:
  *     step,bodies,contacts,rows,iterations,residual,max_penetration,kinetic_energy

@@ -1,4 +1,4 @@
-/* io.c: instance folders (design.md section 3): lcp_read_instance, lcp_write_instance,
+/* io.c: instance folders (README "Instance folders"): lcp_read_instance, lcp_write_instance,
  * lcp_read_vector, lcp_write_vector.
  *
  * FORMAT.  A folder of Matrix Market files, 1-based indices:

@@ -1,4 +1,4 @@
-/* jacobi.c: projected Jacobi (`jacobi`), spec/solvers.md.
+/* jacobi.c: projected Jacobi (`jacobi`), README "Solvers".
  *
  * All rows from the same old iterate (bounds too):
  *     z^{k+1} = mid(lo(z^k), z^k - omega D^{-1} (A z^k + q), hi(z^k))

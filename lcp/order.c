@@ -1,4 +1,4 @@
-/* order.c: the row orderings of the Gauss-Seidel family (spec/solvers.md, "Orderings").
+/* order.c: the row orderings of the Gauss-Seidel family (README "Solvers": orderings).
  *
  *   natural, reverse          fixed
  *   symmetric                 odd sweeps forward, even sweeps backward

@@ -1,4 +1,4 @@
-/* pgs.c: projected Gauss-Seidel and SOR (`pgs`), spec/solvers.md.
+/* pgs.c: projected Gauss-Seidel and SOR (`pgs`), README "Solvers".
  *
  * Row by row in the chosen order, with the newest z:
  *     r_i = (A z + q)_i

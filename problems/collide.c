@@ -1,4 +1,4 @@
-/* collide.c: contact detection of the stepper (spec/scenes.md step 2).
+/* collide.c: contact detection of the stepper (problems/README.md "The step").
  *
  * Features and gaps (c = world centre of a feature, r its radius, n from second to first):
  *   sphere / segment end vs plane (n_p, d):  g = n_p . c - d - r,        n = n_p

@@ -1,5 +1,5 @@
 /* prob.h: the scenes of lcpbench and the small velocity-level stepper that captures LCP
- * instances from them (spec/scenes.md, design.md sections 2 and 3).
+ * instances from them (problems/README.md, the README sections "The problem" and "Instance folders").
  *
  * WORLD.  Bodies are 2D disks (3 dof: x, y, theta) or 3D rigid bodies (6 dof: linear and
  * angular velocity in the world frame).  Geometry is a list of swept spheres in body frame
@@ -7,7 +7,7 @@
  * (prob_plane: n.x >= d is free) and bilateral distance joints (prob_joint).  A 2D world uses
  * the same 3-vectors with z = 0.
  *
- * STEP (spec/scenes.md "Stepper"), per step of length h:
+ * STEP (problems/README.md "The step"), per step of length h:
  *   1. v* = v + h g + h f_k / m_k (gravity acts on every body; f_k = W->force when set; no
  *      gyroscopic term)
  *   2. contacts: sphere-plane and segment-endpoint-plane, sphere-sphere between bodies
@@ -132,7 +132,7 @@ typedef struct prob_world {
     double gravity[3];  /* m/s^2 */
     double *force;      /* NULL, or 3 per body: a constant world-frame force (N) on the
                          * centre, so that step 1 reads v* = v + h g + h force_k / m_k */
-    double h, d, eps, margin, vrest, mu, e; /* stepper and material (spec/scenes.md) */
+    double h, d, eps, margin, vrest, mu, e; /* stepper and material (problems/README.md) */
     const lcp_solver *solver; /* default pgs */
     lcp_options opt;    /* warm = 1, max_iter = iters, tol = tol */
     int step;           /* steps done */

@@ -10,7 +10,7 @@
  * volume: m_c = m V_c / V, m_s = m V_s / V, V_c = pi r^2 L, V_s = 4/3 pi r^3):
  *   I_axis = m_c r^2 / 2 + 2/5 m_s r^2,
  *   I_perp = m_c (L^2/12 + r^2/4) + m_s (2/5 r^2 + L^2/4 + 3 L r / 8).
- * With w0 = 0 it is the box-friction slide of spec/scenes.md: it stops after
+ * With w0 = 0 it is the box-friction slide of problems/README.md: it stops after
  * v0^2 / (2 mu g) m and v0 / (mu g) s.
  * Cost: O(1).
  */

@@ -4,7 +4,7 @@
  * y >= 0, no walls.  Chosen layout: disk i at x = 0, y = drop + r + i (2 r + gap), at rest;
  * defaults drop 0 and gap 0 (touching: every contact present at step 1).  r 0.18, m 1,
  * mu 0.1, e 0.2, inertia m r^2 / 2.  With drop > 0 and n = 1 it is the bouncing-disk test
- * of spec/scenes.md (rebound to e^2 of the drop height).
+ * of problems/README.md (rebound to e^2 of the drop height).
  * Solver: the stack's default sweep cap is 1000 (not the stepper's 100).  Projected
  * Gauss-Seidel carries the weight of the column down by about one contact per sweep: with
  * 100 sweeps a column of 150 disks is not held up, sinks by 0.3 m and blows apart within

@@ -3,7 +3,7 @@
  * h, d, eps, margin, vrest, g, seed, iters, tol), "key=value" parsing with validation, the
  * building of
  * a world from a scene and its parameters, and the meta.txt text of a captured step.
- * Sources of the scenes: spec/scenes.md; each scene's file documents its layout.
+ * Sources of the scenes: problems/README.md; each scene's file documents its layout.
  */
 #include "prob_internal.h"
 #include "scenes.h"

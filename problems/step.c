@@ -1,4 +1,4 @@
-/* step.c: one step of the velocity-level stepper (spec/scenes.md, steps 1 to 6):
+/* step.c: one step of the velocity-level stepper (problems/README.md "The step"):
  *
  *   v* = v + h g + h f / m   (f: the constant force W->force, when set)
  *   rows: contact normal   J_n = [ n, r_a x n | -n, -(r_b x n) ]        lo 0,   hi inf

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# problems_cli.sh LCPBENCH: `lcpbench capture' and `lcpbench simulate' (spec/scenes.md,
-# design.md section 8) as TAP: folders written, overwrite refused without --force, CSV
+# problems_cli.sh LCPBENCH: `lcpbench capture' and `lcpbench simulate' (problems/README.md,
+# README "The command line") as TAP: folders written, overwrite refused without --force, CSV
 # shape, and every bad input (parameter, option, scene, solver) gets one line on stderr and
 # exit 2.
 set -u

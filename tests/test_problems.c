@@ -1,4 +1,4 @@
-/* test_problems.c: the physical checks of spec/scenes.md and the stepper's contracts, as TAP.
+/* test_problems.c: the physical checks of problems/README.md and the stepper's contracts, as TAP.
  *
  *   sizes/...             pool has 221 bodies and n = 663 columns of J
  *   stack-30/...          stands 600 steps: penetration < 1% r, KE < 1e-6 J once settled
