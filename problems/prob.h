@@ -1,5 +1,6 @@
 /* prob.h: the scenes of lcpbench and the small velocity-level stepper that captures LCP
- * instances from them (problems/README.md, the README sections "The problem" and "Instance folders").
+ * instances from them (problems/README.md; the README sections "The problem" and
+ * "Instance folders").
  *
  * WORLD.  Bodies are 2D disks (3 dof: x, y, theta) or 3D rigid bodies (6 dof: linear and
  * angular velocity in the world frame).  Geometry is a list of swept spheres in body frame
