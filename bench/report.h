@@ -175,6 +175,7 @@ typedef struct bench_table_ctx {
     long maxit, steps;             /* 0: the table's default */
     double beta;
     int size;                      /* grid size: -1 --quick (tests), 0 default, 1 --full */
+    double timeout;                /* --timeout: seconds per run of the table's grids, 0 none */
     bench_style style;
     int argc;
     char **argv;

@@ -10,6 +10,7 @@
  */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *CMD = "table";
@@ -84,7 +85,18 @@ FILE *bench_table_md(const bench_table_ctx *t, bench_out *o, const char *file,
 
 int bench_table_runs(const bench_table_ctx *t, const char *text, const char *name)
 {
+    char *limited = NULL;
+    if (t->timeout > 0) { /* the limit as the grid's first `set': the table's own lines follow */
+        size_t n = strlen(text) + 64;
+        if (!(limited = malloc(n))) {
+            bench_error(t->cmd, "out of memory");
+            return 1;
+        }
+        snprintf(limited, n, "set timeout=%.17g\n%s", t->timeout, text);
+        text = limited;
+    }
     int rc = bench_run_text(t->cmd, text, name, t->out, t->force, t->argc, t->argv);
+    free(limited);
     if (rc == 2) return rc;
     if (bench_plot_dir_style(t->cmd, t->out, 1, t->style) != 0) rc = 1;
     return rc;
@@ -115,7 +127,7 @@ static void help(void)
 {
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
            "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
-           "                            [--quick | --full]\n"
+           "                            [--quick | --full] [--timeout S]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -134,6 +146,8 @@ static void help(void)
            "  --quick      a small grid (amgs-table1, amgs-regime, transversal: the tests' mode)\n"
            "  --full       the whole grid (amgs-regime: 4 scenes x 6 compliances x 3 d x\n"
            "               seeds x steps; longer than the default's few minutes)\n"
+           "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
+           "               the grid goes on; tables that run the harness's grid)\n"
            "  --force      replace the results in a non-empty DIR\n"
            "\ntables:\n");
     bench_list_tables(stdout);
@@ -171,6 +185,13 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
         } else if ((r = bench_opt(argc, argv, &k, "--steps", &v)) != 0) {
             if (r < 0 || bench_parse_int(CMD, "--steps", v, 1, 1000000L, &l) != 0) return 2;
             t->steps = l;
+        } else if ((r = bench_opt(argc, argv, &k, "--timeout", &v)) != 0) {
+            if (r < 0 || bench_parse_double(CMD, "--timeout", v, &d) != 0) return 2;
+            if (!(d >= 0)) {
+                bench_error(CMD, "--timeout: %s must be >= 0 seconds", v);
+                return 2;
+            }
+            t->timeout = d;
         } else if ((r = bench_opt(argc, argv, &k, "--beta", &v)) != 0) {
             if (r < 0 || bench_parse_double(CMD, "--beta", v, &d) != 0) return 2;
             if (!(d > 0)) {

@@ -82,5 +82,14 @@ run "$LB" table reorder --out "$T/x" --variant frob
 ok "bad/table-unknown-variant" rc_and_line 2 "no variant 'frob'"
 run "$LB" table reorder --out "$T/x" --style frob
 ok "bad/table-unknown-style" rc_and_line 2 "unknown style 'frob'"
+run "$LB" table reorder --out "$T/x" --timeout -1
+ok "bad/table-negative-timeout" rc_and_line 2 "timeout"
+
+# --timeout limits every run of a table's grid: each row says timeout, the table still ends
+run "$LB" table amgs-figures --quick --out "$T/limited" --timeout 0.001
+ok "table/timeout-every-run-limited" bash -c "[ \$(cat '$T/rc') = 0 ] &&
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+    { n++; if (\$c[\"status\"] == \"timeout\" && \$c[\"timeout\"] == 0.001) t++ }
+    END { exit !(n > 0 && t == n) }' '$T/limited/runs.csv' && [ -s '$T/limited/figures.md' ]"
 
 tap_done
