@@ -53,6 +53,33 @@ ok "table1-paper/psor-equals-amgs-D" [ "$(it stack psor-equiv 1e-08)" = "$(it st
 ok "table1-paper/six-source-claims-two-findings" bash -c "[ \$(grep -c '^t1-[A-Za-z0-9-]*,source,' '$T/p/claims.csv') = 6 ] && [ \$(grep -c '^t1-[A-Za-z0-9-]*,finding,' '$T/p/claims.csv') = 2 ] && grep -q '^t1-psor,finding,' '$T/p/claims.csv' && grep -q '^t1-smallest-time,source,' '$T/p/claims.csv'"
 ok "table1-paper/spread-in-numbers" grep -q 'stack median 0.49 \[0.49, 0.49\] (1)' "$T/p/claims.csv"
 ok "table1-paper/md-two-lists" bash -c "grep -q '^## Claims of the source' '$T/p/table1.md' && grep -q '^## Findings of this suite' '$T/p/table1.md'"
+# the figure never contradicts the table: on every time curve the first point at or below
+# 1e-6 is at the table's time to 1e-6 of that method (seed 1, step 100; the figure's data
+# keeps the first point at or below each decade)
+ok "table1-paper/time-curves-end-at-the-table-times" "$PY" - "$T/p" <<'PYEND'
+import csv, sys, os
+d = sys.argv[1]
+names = {"PGS": "pgs", "Method 3.1 [beta D] (amgs-D)": "amgs-3.1-D",
+         "Method 3.1 [beta I] (amgs-I)": "amgs-3.1-I",
+         "Method 2.2 [beta D] (amgs-D-explicit)": "amgs-2.2-D",
+         "PSOR omega = 2/(1 + gamma beta)": "psor-equiv"}
+tab = {(r["scene"], r["method"]): float(r["time_s"]) for r in csv.DictReader(open(d + "/table1.csv"))
+       if r["seed"] == "1" and r["step"] == "100" and r["tolerance"] == "1e-06" and r["time_s"]}
+checked = 0
+for f in os.listdir(d + "/plots"):
+    if not f.endswith("-time.csv"): continue
+    scene = f[:-len("-time.csv")]
+    first = {}
+    for r in csv.DictReader(open(d + "/plots/" + f)):
+        for s in r["series"].split(" = "):
+            if s in names and s not in first and float(r["y"]) <= 1e-6: first[s] = float(r["x"])
+    for s, x in first.items():
+        t = tab.get((scene, names[s]))
+        if t is None: continue
+        if abs(x - t) > 1e-5 * t: sys.exit("%s %s: curve %g, table %g" % (scene, s, x, t))
+        checked += 1
+sys.exit(0 if checked >= 3 else "only %d curves checked" % checked)
+PYEND
 
 # ---- amgs-table1 --quick --variant suite ----
 run "$LB" table amgs-table1 --variant suite --quick --reps 1 --maxit 20000 --out "$T/s"
