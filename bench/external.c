@@ -155,6 +155,43 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* the answer of run 0 (base/0/z.mtx) and its history.csv scored into z, r and h; 0, or 1
+ * with msg */
+static int score_answer(const char *cmd, const char *base, const lcp_problem *P, double *z,
+                        double *w, bench_result *r, bench_history *h, char *msg, size_t msglen)
+{
+    char path[4200];
+    int mz = 0, rc = 0;
+    double *zz = NULL;
+    snprintf(path, sizeof path, "%s/0/z.mtx", base);
+    if (lcp_read_vector(path, &mz, &zz, msg, msglen) != LCP_OK) {
+        rc = 1;
+    } else if (mz != P->m) {
+        snprintf(msg, msglen, "z.mtx has %d rows, the instance %d", mz, P->m);
+        rc = 1;
+    } else {
+        memcpy(z, zz, (size_t)P->m * sizeof *z);
+        lcp_residual(P, z, w, &r->res);
+        if (P->zref) lcp_ref_distance(P, z, &r->zdiff, &r->wdiff);
+        if (!isfinite(r->res.r2)) {
+            snprintf(msg, msglen, "z.mtx gives a residual that is not finite");
+            rc = 1;
+        }
+    }
+    free(zz);
+    snprintf(path, sizeof path, "%s/0/history.csv", base);
+    if (rc == 0 && h && access(path, F_OK) == 0) {
+        hist_ctx c = {P, h, w, 0};
+        double *scratch = malloc((size_t)P->m * sizeof *scratch);
+        if (!scratch || bench_iterates_read(cmd, path, P->m, scratch, add_iterate, &c) || c.oom) {
+            snprintf(msg, msglen, "history.csv could not be read (above)");
+            rc = 1;
+        }
+        free(scratch);
+    }
+    return rc;
+}
+
 lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char *inst,
                               const lcp_problem *P, double *z, bench_result *r,
                               bench_history *h, const char **status)
@@ -190,49 +227,17 @@ lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char 
     if (rc == 2) {
         *status = "timeout";
         r->timed_out = 1;
-    } else if (rc == 0) {
-        char path[sizeof base + 64];
-        int mz = 0;
-        double *zz = NULL;
-        snprintf(path, sizeof path, "%s/0/z.mtx", base);
-        if (lcp_read_vector(path, &mz, &zz, msg, sizeof msg) != LCP_OK) {
-            rc = 1;
-        } else if (mz != P->m) {
-            snprintf(msg, sizeof msg, "z.mtx has %d rows, the instance %d", mz, P->m);
-            rc = 1;
-        } else {
-            memcpy(z, zz, (size_t)P->m * sizeof *z);
-            lcp_residual(P, z, w, &r->res);
-            if (P->zref) lcp_ref_distance(P, z, &r->zdiff, &r->wdiff);
-            if (!isfinite(r->res.r2)) {
-                snprintf(msg, sizeof msg, "z.mtx gives a residual that is not finite");
-                rc = 1;
-            }
-        }
-        free(zz);
-        snprintf(path, sizeof path, "%s/0/history.csv", base);
-        if (rc == 0 && h && access(path, F_OK) == 0) {
-            hist_ctx c = {P, h, w, 0};
-            double *scratch = malloc((size_t)P->m * sizeof *scratch);
-            if (!scratch || bench_iterates_read(cmd, path, P->m, scratch, add_iterate, &c) ||
-                c.oom) {
-                snprintf(msg, sizeof msg, "history.csv could not be read (above)");
-                rc = 1;
-            }
-            free(scratch);
-        }
-        if (rc == 0) {
-            st = LCP_OK;
-            *status = "answered";
-            r->iterations = h && h->n ? h->iter[h->n - 1] : 0;
-            r->info.iterations = r->iterations;
-            if (set->reps > 0) {
-                qsort(t, (size_t)runs, sizeof *t, cmp_double);
-                r->t_median = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
-                r->t_min = t[0];
-                r->t_max = t[runs - 1];
-                r->batch = 1;
-            }
+    } else if (rc == 0 && (rc = score_answer(cmd, base, P, z, w, r, h, msg, sizeof msg)) == 0) {
+        st = LCP_OK;
+        *status = "answered";
+        r->iterations = h && h->n ? h->iter[h->n - 1] : 0;
+        r->info.iterations = r->iterations;
+        if (set->reps > 0) {
+            qsort(t, (size_t)runs, sizeof *t, cmp_double);
+            r->t_median = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+            r->t_min = t[0];
+            r->t_max = t[runs - 1];
+            r->batch = 1;
         }
     }
     if (rc == 1) bench_error(cmd, "%s: external %s: %s", inst, sp->set.label, msg);
