@@ -771,16 +771,14 @@ static void fc_free_matrix(struct fclib_matrix *M)
     free(M);
 }
 
-static lcp_status write_fclib(const char *path, const lcp_problem *P, int force, char *msg,
-                              size_t len)
+/* Rows of P as FCLIB sees them: where[i] 0 for a contact row (a normal row 0 <= z without
+ * findex, or a friction row with findex; nfric counts each normal's), 1 for a free row;
+ * *nc contacts of *k0 friction rows each (the same for all).  LCP_OK or unsupported. */
+static lcp_status fc_classify(const lcp_problem *P, int *where, int *nfric, int *nc, int *k0,
+                              char *msg, size_t len)
 {
-    int m = P->m, d = 0, nc = 0, nf = 0;
-    int *where = malloc((size_t)(m ? m : 1) * sizeof *where);
-    int *pos = malloc((size_t)(m ? m : 1) * sizeof *pos);
-    int *nfric = calloc((size_t)(m ? m : 1), sizeof *nfric);
-    lcp_status st = where && pos && nfric ? LCP_OK : LCP_ERR_NOMEM;
-    /* classify: normal rows (0 <= z, no findex), friction rows (findex), free rows */
-    for (int i = 0; st == LCP_OK && i < m; i++) {
+    int m = P->m;
+    for (int i = 0; i < m; i++) {
         int f = P->findex ? P->findex[i] : -1;
         if (f >= 0) {
             nfric[f]++;
@@ -790,20 +788,67 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
         } else if (P->lo[i] == -INFINITY && P->hi[i] == INFINITY) {
             where[i] = 1;
         } else {
-            st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: bounds [%g, %g] without a findex "
-                      "have no FCLIB form (contacts and free rows only)", i, P->lo[i], P->hi[i]);
+            return fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: bounds [%g, %g] without a "
+                        "findex have no FCLIB form (contacts and free rows only)", i, P->lo[i],
+                        P->hi[i]);
         }
     }
-    int k0 = -1; /* friction rows per contact: the same for every contact, 0, 1 or 2 */
-    for (int i = 0; st == LCP_OK && i < m; i++) {
+    for (int i = 0; i < m; i++) {
         if (where[i] != 0 || (P->findex && P->findex[i] >= 0)) continue;
-        if (k0 < 0) k0 = nfric[i];
-        if (nfric[i] != k0 || k0 > 2)
-            st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: a contact with %d friction rows "
-                      "where others have %d (FCLIB contacts have one dimension, 2 or 3)", i,
-                      nfric[i], k0);
-        nc++;
+        if (*k0 < 0) *k0 = nfric[i];
+        if (nfric[i] != *k0 || *k0 > 2)
+            return fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: a contact with %d friction "
+                        "rows where others have %d (FCLIB contacts have one dimension, 2 or 3)",
+                        i, nfric[i], *k0);
+        (*nc)++;
     }
+    return LCP_OK;
+}
+
+/* the frictionless padding: a decoupled tangent column (W_tt = 1) after each normal of W */
+static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
+{
+    int nz = W->p[mc] + nc;
+    int *pp = calloc((size_t)mc + 1, sizeof *pp), *ii = malloc((size_t)nz * sizeof *ii);
+    double *xx = malloc((size_t)nz * sizeof *xx);
+    if (!pp || !ii || !xx) {
+        free(pp);
+        free(ii);
+        free(xx);
+        return LCP_ERR_NOMEM;
+    }
+    int e = 0;
+    for (int c = 0; c < mc; c++) {
+        if (c % 2) {
+            ii[e] = c;
+            xx[e++] = 1.0;
+        } else {
+            for (int k = W->p[c]; k < W->p[c + 1]; k++) {
+                ii[e] = W->i[k];
+                xx[e++] = W->x[k];
+            }
+        }
+        pp[c + 1] = e;
+    }
+    free(W->p);
+    free(W->i);
+    free(W->x);
+    W->p = pp;
+    W->i = ii;
+    W->x = xx;
+    W->nzmax = nz;
+    return LCP_OK;
+}
+
+static lcp_status write_fclib(const char *path, const lcp_problem *P, int force, char *msg,
+                              size_t len)
+{
+    int m = P->m, d = 0, nc = 0, nf = 0, k0 = -1;
+    int *where = malloc((size_t)(m ? m : 1) * sizeof *where);
+    int *pos = malloc((size_t)(m ? m : 1) * sizeof *pos);
+    int *nfric = calloc((size_t)(m ? m : 1), sizeof *nfric);
+    lcp_status st = where && pos && nfric ? LCP_OK : LCP_ERR_NOMEM;
+    if (st == LCP_OK) st = fc_classify(P, where, nfric, &nc, &k0, msg, len);
     if (st == LCP_OK && nc == 0)
         st = fail(msg, len, LCP_ERR_UNSUPPORTED, "no contact rows (0 <= z) to write");
     d = k0 <= 0 ? 2 : k0 + 1;
@@ -848,39 +893,7 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
         if (!L.W || !L.W->p || (nf && (!L.V || !L.V->p || !L.R || !L.R->p || !L.s)))
             st = LCP_ERR_NOMEM;
     }
-    if (st == LCP_OK && frictionless) { /* the decoupled tangent rows: W_tt = 1 */
-        struct fclib_matrix *W = L.W;
-        int nz = W->p[mc] + nc;
-        int *pp = calloc((size_t)mc + 1, sizeof *pp), *ii = malloc((size_t)nz * sizeof *ii);
-        double *xx = malloc((size_t)nz * sizeof *xx);
-        if (pp && ii && xx) {
-            int e = 0;
-            for (int c = 0; c < mc; c++) {
-                if (c % 2) {
-                    ii[e] = c;
-                    xx[e++] = 1.0;
-                } else {
-                    for (int k = W->p[c]; k < W->p[c + 1]; k++) {
-                        ii[e] = W->i[k];
-                        xx[e++] = W->x[k];
-                    }
-                }
-                pp[c + 1] = e;
-            }
-            free(W->p);
-            free(W->i);
-            free(W->x);
-            W->p = pp;
-            W->i = ii;
-            W->x = xx;
-            W->nzmax = nz;
-        } else {
-            free(pp);
-            free(ii);
-            free(xx);
-            st = LCP_ERR_NOMEM;
-        }
-    }
+    if (st == LCP_OK && frictionless) st = fc_pad_tangents(L.W, mc, nc);
     if (st == LCP_OK) {
         for (int i = 0; i < m; i++) {
             if (where[i] == 0) q[pos[i]] = P->q[i];
