@@ -840,6 +840,31 @@ static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
     return LCP_OK;
 }
 
+/* z0 and zref as FCLIB's guess and solution (r, in FCLIB's row order) into tmp */
+static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const int *pos,
+                                 int mc, int nf, const char *tmp, const char *path, char *msg,
+                                 size_t len)
+{
+    struct fclib_solution g = {0};
+    double *z0 = calloc((size_t)mc + nf + 1, sizeof *z0);
+    double *zr = calloc((size_t)mc + nf + 1, sizeof *zr);
+    lcp_status st = z0 && zr ? LCP_OK : LCP_ERR_NOMEM;
+    for (int i = 0; st == LCP_OK && i < P->m; i++) {
+        int at = where[i] == 0 ? pos[i] : mc + pos[i];
+        if (P->z0) z0[at] = P->z0[i];
+        if (P->zref) zr[at] = P->zref[i];
+    }
+    g.r = z0;
+    if (st == LCP_OK && P->z0 && !fclib_write_guesses(1, &g, tmp))
+        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the guess", path);
+    g.r = zr;
+    if (st == LCP_OK && P->zref && !fclib_write_solution(&g, tmp))
+        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the solution", path);
+    free(z0);
+    free(zr);
+    return st;
+}
+
 static lcp_status write_fclib(const char *path, const lcp_problem *P, int force, char *msg,
                               size_t len)
 {
@@ -854,7 +879,7 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     d = k0 <= 0 ? 2 : k0 + 1;
     int frictionless = k0 == 0;
     int mc = nc * d; /* contact rows in FCLIB (padded tangents when frictionless) */
-    double *q = NULL, *mu = NULL, *z0 = NULL, *zr = NULL;
+    double *q = NULL, *mu = NULL;
     struct fclib_local L = {0};
     struct fclib_info info = {0};
     int *slot = malloc((size_t)(m ? m : 1) * sizeof *slot);
@@ -918,24 +943,8 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     if (st == LCP_OK && !fclib_write_local(&L, tmp))
         st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the problem", path);
-    /* the warm start and the reference as FCLIB's guess and solution (r) */
-    struct fclib_solution g = {0};
-    if (st == LCP_OK && (P->z0 || P->zref)) {
-        z0 = calloc((size_t)mc + nf + 1, sizeof *z0);
-        zr = calloc((size_t)mc + nf + 1, sizeof *zr);
-        if (!z0 || !zr) st = LCP_ERR_NOMEM;
-        for (int i = 0; st == LCP_OK && i < m; i++) {
-            int at = where[i] == 0 ? pos[i] : mc + pos[i];
-            if (P->z0) z0[at] = P->z0[i];
-            if (P->zref) zr[at] = P->zref[i];
-        }
-        g.r = z0;
-        if (st == LCP_OK && P->z0 && !fclib_write_guesses(1, &g, tmp))
-            st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the guess", path);
-        g.r = zr;
-        if (st == LCP_OK && P->zref && !fclib_write_solution(&g, tmp))
-            st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the solution", path);
-    }
+    if (st == LCP_OK && (P->z0 || P->zref))
+        st = fc_write_guess(P, where, pos, mc, nf, tmp, path, msg, len);
     if (st == LCP_OK && rename(tmp, path) != 0)
         st = fail(msg, len, LCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     if (st != LCP_OK) remove(tmp); /* nothing half-written */
@@ -946,8 +955,6 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     free(L.s);
     free(q);
     free(mu);
-    free(z0);
-    free(zr);
     free(where);
     free(pos);
     free(nfric);
