@@ -116,12 +116,12 @@ static lcp_status fail(char *msg, size_t len, lcp_status st, const char *fmt_, .
 
 /* P (initialised) from the dense m x m matrix a (row-major; entries equal to 0 are not
  * stored), q, and optional lo, hi, findex; validated. */
-static lcp_status from_dense(lcp_problem *P, int m, const double *a, const double *q,
-                             const double *lo, const double *hi, const int *findex,
-                             const char *where, char *msg, size_t len)
+/* M (m x m) from the dense row-major a; entries equal to 0 are not stored */
+static lcp_status csr_from_dense(lcp_csr *M, int m, const double *a)
 {
     size_t nnz = 0;
     for (size_t k = 0; k < (size_t)m * m; k++) nnz += a[k] != 0.0;
+    if (nnz > 2147483647u) return LCP_ERR_TOO_LARGE;
     int *ti = malloc((nnz ? nnz : 1) * sizeof *ti), *tj = malloc((nnz ? nnz : 1) * sizeof *tj);
     double *tx = malloc((nnz ? nnz : 1) * sizeof *tx);
     lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
@@ -133,7 +133,18 @@ static lcp_status from_dense(lcp_problem *P, int m, const double *a, const doubl
                 tj[k] = j;
                 tx[k++] = a[(size_t)i * m + j];
             }
-    if (st == LCP_OK) st = lcp_csr_from_triplets(&P->A, m, m, (int)nnz, ti, tj, tx);
+    if (st == LCP_OK) st = lcp_csr_from_triplets(M, m, m, (int)nnz, ti, tj, tx);
+    free(ti);
+    free(tj);
+    free(tx);
+    return st;
+}
+
+static lcp_status from_dense(lcp_problem *P, int m, const double *a, const double *q,
+                             const double *lo, const double *hi, const int *findex,
+                             const char *where, char *msg, size_t len)
+{
+    lcp_status st = csr_from_dense(&P->A, m, a);
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, m);
     if (st == LCP_OK && findex && !(P->findex = malloc((size_t)(m ? m : 1) * sizeof(int))))
         st = LCP_ERR_NOMEM;
@@ -143,9 +154,6 @@ static lcp_status from_dense(lcp_problem *P, int m, const double *a, const doubl
         if (hi) P->hi[i] = hi[i];
         if (findex) P->findex[i] = findex[i];
     }
-    free(ti);
-    free(tj);
-    free(tx);
     if (st != LCP_OK) return fail(msg, len, st, "%s: %s", where, lcp_status_str(st));
     char m2[1024];
     st = lcp_problem_check(P, m2, sizeof m2);
@@ -566,26 +574,7 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
             }
         st = lcp_csr_from_triplets(&P->J, mm, n, kk, ti, tj, tx);
     }
-    if (st == LCP_OK) { /* Minv dense -> CSR (entries that are exactly 0 dropped) */
-        long nz = 0;
-        for (size_t e = 0; e < (size_t)n * n; e++) nz += inv[e] != 0.0;
-        free(ti);
-        free(tj);
-        free(tx);
-        ti = malloc((size_t)nz * sizeof *ti);
-        tj = malloc((size_t)nz * sizeof *tj);
-        tx = malloc((size_t)nz * sizeof *tx);
-        st = ti && tj && tx && nz < 2147483647L ? LCP_OK : LCP_ERR_NOMEM;
-        k = 0;
-        for (int i = 0; st == LCP_OK && i < n; i++)
-            for (int j = 0; j < n; j++)
-                if (inv[(size_t)i * n + j] != 0.0) {
-                    ti[k] = i;
-                    tj[k] = j;
-                    tx[k++] = inv[(size_t)i * n + j];
-                }
-        if (st == LCP_OK) st = lcp_csr_from_triplets(&P->Minv, n, n, k, ti, tj, tx);
-    }
+    if (st == LCP_OK) st = csr_from_dense(&P->Minv, n, inv); /* Minv, zeros dropped */
     if (st == LCP_OK) st = lcp_csr_jmjt(&P->J, &P->Minv, NULL, &P->A);
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
     if (st == LCP_OK && !(qf = malloc((size_t)rows * sizeof *qf))) st = LCP_ERR_NOMEM;
