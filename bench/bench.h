@@ -116,9 +116,13 @@ int bench_mkdir_p(const char *dir, char *msg, size_t msglen);
 typedef struct bench_out {
     FILE *f;
     char path[4096], tmp[4096];
+    int slot;                   /* its place among what a signal removes (util.c) */
 } bench_out;
 int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t msglen);
 int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen);
+/* the forked measurement child (0: none), killed too when a signal ends the command (the
+ * temporary files of bench_out_open are removed then; harness.h, interrupted commands) */
+void bench_cleanup_child(long pid);
 
 /* ---- residual history -------------------------------------------------------------------- */
 typedef struct bench_history {

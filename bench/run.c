@@ -260,7 +260,9 @@ static void help(void)
            "(iteration,residual,residual_inf,time_s; sweep k at k x the timed seconds per\n"
            "sweep), DIR/instances/ (captured scenes), DIR/provenance.json and DIR/plots/\n"
            "(residual against iteration and time per instance, .gp + .png + .pdf).\n"
-           "Refuses a non-empty DIR unless --force.\n"
+           "Refuses a non-empty DIR unless --force.  The folder is written as DIR.tmpPID\n"
+           "and renamed into place when complete (--force replaces DIR whole then); SIGINT\n"
+           "or SIGTERM leave the previous DIR as it was and no temporary file.\n"
            "\n"
            "built-in suites:\n");
     bench_list_suites(stdout);
@@ -310,14 +312,19 @@ int bench_cmd_run(int argc, char **argv)
         }
         fclose(t);
     }
-    if (bench_out_dir(CMD, out, force)) return 1;
-    char capdir[BENCH_PATH + 32];
-    snprintf(capdir, sizeof capdir, "%s/instances", out);
+    bench_stage stage;
+    if (bench_stage_open(CMD, &stage, out, force)) return 1;
+    char capdir[BENCH_PATH + 64];
+    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
     bench_suite S;
-    int rc = bench_suite_load(CMD, suite, capdir, force, &S);
-    if (rc) return rc;
-    rc = bench_grid_run(CMD, &S, out, force, 0, argc, argv);
+    int rc = bench_suite_load(CMD, suite, capdir, 1, &S);
+    if (rc) {
+        bench_stage_commit(CMD, &stage, 0);
+        return rc;
+    }
+    rc = bench_grid_run(CMD, &S, stage.work, 1, 0, argc, argv);
     bench_suite_free(&S);
-    if (plots && bench_plot_dir(CMD, out, 0) != 0) rc = 1;
+    if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
+    if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;
 }
