@@ -82,6 +82,8 @@ typedef struct bench_sink {    /* where the rows go */
     int (*after)(void *ctx, const bench_row *w, lcp_problem *P); /* NULL, or 1 = failed */
     void *ctx;
     int force, quiet;          /* replace history files; no error lines for failed runs */
+    int shard_k, shard_n;      /* 0, 0: every cell; else the cells c (0-based, in the loop's
+                                  order) with c % shard_n == shard_k - 1 */
 } bench_sink;
 
 /* Every instance x spec of S (pairs of equal blocks): read the instance, give it a
@@ -94,6 +96,12 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
  * DIR/provenance.json. */
 int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
                    int quiet, int argc, char **argv);
+/* The same for shard k of n (n = 0: every cell); a shard also writes DIR/shard.csv
+ * (shard,of,cell,instance,label: every cell of the grid), what `lcpbench merge' checks. */
+int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir, int force,
+                         int quiet, int shard_k, int shard_n, int argc, char **argv);
+/* the runs.csv header line (with its newline) */
+void bench_runs_head(FILE *f);
 
 /* Parse suite text (scene lines capture into DIR/instances), run it into DIR and draw its
  * convergence figures quietly: what the tables share.  0, 1 (a run or file failed) or 2. */
