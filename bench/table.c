@@ -203,6 +203,7 @@ int bench_cmd_table(int argc, char **argv)
     }
     bench_stage stage;
     if (bench_stage_open(CMD, &stage, t.out, t.force)) return 1;
+    t.dest = t.out;
     t.out = stage.work;                 /* renamed into place when complete */
     t.force = 1;
     rc = tb->fn(&t);
