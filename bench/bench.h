@@ -17,7 +17,7 @@ typedef int bench_cmd_fn(int argc, char **argv);
 bench_cmd_fn bench_cmd_list, bench_cmd_solve;
 bench_cmd_fn bench_cmd_capture, bench_cmd_simulate;
 bench_cmd_fn bench_cmd_run, bench_cmd_plot, bench_cmd_profile, bench_cmd_table, bench_cmd_check;
-bench_cmd_fn bench_cmd_score, bench_cmd_convert;
+bench_cmd_fn bench_cmd_score, bench_cmd_convert, bench_cmd_merge;
 void bench_list_tables(FILE *f); /* names and one line each (table.c) */
 void bench_list_suites(FILE *f); /* built-in suites of lcpbench run (suite.c) */
 
@@ -119,9 +119,13 @@ int bench_mkdir_p(const char *dir, char *msg, size_t msglen);
 typedef struct bench_out {
     FILE *f;
     char path[4096], tmp[4096];
+    int slot;                   /* its place among what a signal removes (util.c) */
 } bench_out;
 int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t msglen);
 int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen);
+/* the forked measurement child (0: none), killed too when a signal ends the command (the
+ * temporary files of bench_out_open are removed then; harness.h, interrupted commands) */
+void bench_cleanup_child(long pid);
 
 /* ---- residual history -------------------------------------------------------------------- */
 typedef struct bench_history {

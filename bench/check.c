@@ -340,6 +340,7 @@ int bench_cmd_check(int argc, char **argv)
     }
     char suite[BENCH_PATH + 32], base[BENCH_PATH + 32], tmp[BENCH_PATH], defdir[BENCH_PATH];
     if (!dir) dir = default_dir(defdir, sizeof defdir);
+    if (bench_incomplete(CMD, dir)) return 1;
     snprintf(suite, sizeof suite, "%s/suite.txt", dir);
     snprintf(base, sizeof base, "%s/baseline.csv", dir);
     if (!baseline) baseline = base;

@@ -10,7 +10,8 @@
  *     DIR/plots/INSTANCE-iter.*    .gp, .png, .pdf: residual against iteration
  *     DIR/plots/INSTANCE-time.*    residual against time
  *     DIR/provenance.json          what ran where (bench_provenance_json)
- * Every CSV is plain: one header line, RFC 4180 quoting, no comment lines.
+ * Every CSV is plain: one header line, RFC 4180 quoting, no comment lines.  `run' and
+ * `table' write the folder as DIR.tmpPID and rename it into place (bench_stage_open below).
  */
 #ifndef BENCH_HARNESS_H
 #define BENCH_HARNESS_H
@@ -84,6 +85,8 @@ typedef struct bench_sink {    /* where the rows go */
     int (*after)(void *ctx, const bench_row *w, lcp_problem *P); /* NULL, or 1 = failed */
     void *ctx;
     int force, quiet;          /* replace history files; no error lines for failed runs */
+    int shard_k, shard_n;      /* 0, 0: every cell; else the cells c (0-based, in the loop's
+                                  order) with c % shard_n == shard_k - 1 */
 } bench_sink;
 
 /* `solver external NAME ... cmd=COMMAND' (external.c): s->solver becomes a descriptor named
@@ -108,6 +111,12 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
  * DIR/provenance.json. */
 int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
                    int quiet, int argc, char **argv);
+/* The same for shard k of n (n = 0: every cell); a shard also writes DIR/shard.csv
+ * (shard,of,cell,instance,label: every cell of the grid), what `lcpbench merge' checks. */
+int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir, int force,
+                         int quiet, int shard_k, int shard_n, int argc, char **argv);
+/* the runs.csv header line (with its newline) */
+void bench_runs_head(FILE *f);
 
 /* Parse suite text (scene lines capture into DIR/instances), run it into DIR and draw its
  * convergence figures quietly: what the tables share.  0, 1 (a run or file failed) or 2. */
@@ -130,6 +139,32 @@ int bench_close(const char *cmd, bench_out *o);
 struct prob_world;
 int bench_scene_world(const char *scene, int nkv, const char *const *kv, struct prob_world *W,
                       char *msg, size_t msglen);
+
+/* ---- interrupted commands (util.c) -------------------------------------------------------
+ * A folder of results is written whole into DIR.tmpPID beside DIR, which holds a file
+ * INCOMPLETE until bench_stage_commit renames it into place (the previous DIR is kept until
+ * then, and removed after).  SIGINT, SIGTERM or SIGHUP remove the temporary folder and the
+ * temporary files of bench_out_open, kill the measurement child, and end the process with
+ * the signal's status.  A folder left with INCOMPLETE (the process was killed with SIGKILL,
+ * or a rank died) is refused by check, plot and profile (bench_incomplete). */
+typedef struct bench_stage {
+    char dir[BENCH_PATH];      /* the target, without trailing slashes */
+    char work[BENCH_PATH + 32];/* where the command writes: DIR.tmpPID */
+    char old[BENCH_PATH + 32]; /* DIR.oldPID during the swap */
+    int slot;
+} bench_stage;
+/* Refuse a non-empty dir unless force (one error line, 1), else create s->work with its
+ * INCOMPLETE mark: 0. */
+int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force);
+/* ok: put s->work in place of s->dir (0, or 1 with one error line); !ok: remove s->work. */
+int bench_stage_commit(const char *cmd, bench_stage *s, int ok);
+/* Move every file of s->work into s->dir (created), keeping the other files of s->dir; a
+ * file that exists there is refused (one error line each) unless force.  0, or 1. */
+int bench_stage_merge(const char *cmd, bench_stage *s, int force);
+/* 1 with one error line when dir holds the INCOMPLETE mark, else 0 */
+int bench_incomplete(const char *cmd, const char *dir);
+/* remove a file or a folder tree (async-signal-safe; errors ignored) */
+void bench_remove_tree(const char *path);
 
 /* 1 when dir exists and holds an entry besides . and .. */
 int bench_dir_nonempty(const char *dir);

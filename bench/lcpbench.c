@@ -26,6 +26,7 @@ static const bench_command commands[] = {
     {"plot", bench_cmd_plot, "redraw the convergence figures of a run folder"},
     {"profile", bench_cmd_profile, "performance and data profiles of a run folder"},
     {"table", bench_cmd_table, "regenerate a paper's table or figure (lcpbench list tables)"},
+    {"merge", bench_cmd_merge, "join the shard folders of run --shard K/N into one run folder"},
     {"check", bench_cmd_check, "accuracy regression check against committed baselines"},
     {"modal", bench_cmd_modal, "spectrum of a scene's joint geometric stiffness, h_crit"},
     {"convert", bench_cmd_convert, "convert LCPs: instance folders, FCLIB, Siconos .dat, ODE"},

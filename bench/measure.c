@@ -326,12 +326,14 @@ lcp_status bench_run_limited(const lcp_problem *P, const lcp_solver *s, const lc
         child(fd[1], P, s, opt, z_start, reps, z, h);
     }
     close(fd[1]);
+    bench_cleanup_child(pid);
     int g = parent(fd[0], P, z, r, h, deadline);
     close(fd[0]);
     if (g != 0) kill(pid, SIGKILL);
     int wst;
     while (waitpid(pid, &wst, 0) < 0 && errno == EINTR) {
     }
+    bench_cleanup_child(0);
     if (g == 1) {
         r->timed_out = 1;
         r->status = LCP_ERR_ARG;                /* no answer; the row says `timeout' */

@@ -420,5 +420,6 @@ int bench_cmd_plot(int argc, char **argv)
         bench_error("plot", "no run folder given (lcpbench plot --help)");
         return 2;
     }
+    if (bench_incomplete("plot", dir)) return 1;
     return bench_plot_dir_style("plot", dir, 0, style);
 }

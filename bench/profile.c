@@ -224,7 +224,7 @@ int bench_cmd_profile(int argc, char **argv)
     if (rc) return rc == 3 ? 0 : rc;
     char path[BENCH_PATH + 64], msg[8400];
     bench_csv T;
-    if (bench_read_runs(CMD, dir, &T)) return 1;
+    if (bench_incomplete(CMD, dir) || bench_read_runs(CMD, dir, &T)) return 1;
     if (bench_csv_col(&T, "instance") < 0 || bench_csv_col(&T, "label") < 0 ||
         bench_csv_col(&T, "status") < 0 || T.nrow == 0) {
         bench_error(CMD, "%s/runs.csv: not a runs.csv of lcpbench run, or no runs", dir);

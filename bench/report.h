@@ -168,7 +168,8 @@ typedef struct bench_variant {
 } bench_variant;
 
 typedef struct bench_table_ctx {
-    const char *cmd, *out;         /* "table", DIR */
+    const char *cmd, *out;         /* "table", where to write: DIR.tmpPID (renamed to DIR) */
+    const char *dest;              /* DIR, for messages */
     const char *name;              /* the table */
     const bench_variant *variant;  /* the chosen variant */
     int force, reps;

@@ -130,13 +130,19 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
 {
     int failed = 0;
     char msg[8400];
+    long cell = 0, total = 0, n = out->shard_n > 0 ? out->shard_n : 1;
+    long mine = out->shard_n > 0 ? out->shard_k - 1 : 0;
+    for (long c = 0; c < bench_suite_runs(S); c++) total += c % n == mine;
     bench_progress prog;
-    bench_progress_start(&prog, cmd, bench_suite_runs(S));
+    bench_progress_start(&prog, cmd, total);
     if (out->quiet) prog.tty = 0;
     for (int i = 0; i < S->ninst; i++) {
         const bench_inst *I = &S->inst[i];
         int runs = 0;
-        for (int k = 0; k < S->nspec; k++) runs += S->spec[k].block == I->block;
+        long first = cell;
+        for (int k = 0; k < S->nspec; k++)
+            if (S->spec[k].block == I->block) runs += cell++ % n == mine;
+        if (runs == 0) continue;          /* no cell of this instance is ours */
         lcp_problem P;
         lcp_problem_init(&P);
         lcp_read_options ro;
@@ -154,8 +160,8 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
             bench_error(cmd, "%s: out of memory", I->name);
             failed = 1;
         }
-        for (int k = 0; z && k < S->nspec; k++) {
-            if (S->spec[k].block != I->block) continue;
+        for (int k = 0, c = (int)(first % n); z && k < S->nspec; k++) {
+            if (S->spec[k].block != I->block || c++ % n != mine) continue;
             failed |= one_run(cmd, I, &S->spec[k], &P, z, out);
             bench_progress_step(&prog, 1);
         }
@@ -168,7 +174,7 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
 
 /* ---- runs.csv ------------------------------------------------------------------------------ */
 
-static void runs_head(FILE *f)
+void bench_runs_head(FILE *f)
 {
     int ns;
     const bench_setting *st = bench_settings_table(&ns);
@@ -223,8 +229,36 @@ static void runs_row(void *ctx, const bench_row *w)
     fflush(f);
 }
 
+/* DIR/shard.csv: every cell of the grid with this folder's shard number */
+static int shard_csv(const char *cmd, const bench_suite *S, const char *dir, int k, int n)
+{
+    char path[BENCH_PATH + 16];
+    snprintf(path, sizeof path, "%s/shard.csv", dir);
+    bench_out o;
+    FILE *f = bench_open(cmd, &o, path, 1);
+    if (!f) return 1;
+    fprintf(f, "shard,of,cell,instance,label\n");
+    long cell = 0;
+    for (int i = 0; i < S->ninst; i++)
+        for (int s = 0; s < S->nspec; s++) {
+            if (S->spec[s].block != S->inst[i].block) continue;
+            fprintf(f, "%d,%d,%ld,", k, n, cell++);
+            bench_csv_field(f, S->inst[i].name);
+            fputc(',', f);
+            bench_csv_field(f, S->spec[s].set.label);
+            fputc('\n', f);
+        }
+    return bench_close(cmd, &o);
+}
+
 int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int force,
                    int quiet, int argc, char **argv)
+{
+    return bench_grid_run_shard(cmd, S, dir, force, quiet, 0, 0, argc, argv);
+}
+
+int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir, int force,
+                         int quiet, int shard_k, int shard_n, int argc, char **argv)
 {
     char hist[BENCH_PATH + 16], path[BENCH_PATH + 16], msg[8400];
     snprintf(hist, sizeof hist, "%s/history", dir);
@@ -233,12 +267,13 @@ int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int f
         return 1;
     }
     if (bench_provenance_json(cmd, dir, argc, argv)) return 1;
+    if (shard_n > 0 && shard_csv(cmd, S, dir, shard_k, shard_n)) return 1;
     bench_out out;
     snprintf(path, sizeof path, "%s/runs.csv", dir);
     if (!bench_open(cmd, &out, path, force)) return 1;
-    runs_head(out.f);
+    bench_runs_head(out.f);
     bench_sink sink = {.histdir = hist, .row = runs_row, .ctx = out.f, .force = force,
-                       .quiet = quiet};
+                       .quiet = quiet, .shard_k = shard_k, .shard_n = shard_n};
     int failed = bench_grid_loop(cmd, S, &sink);
     if (bench_close(cmd, &out)) return 1;
     return failed;
@@ -260,27 +295,32 @@ int bench_run_text(const char *cmd, const char *text, const char *name, const ch
 
 static void help(void)
 {
-    printf("usage: lcpbench run SUITE --out DIR [--force] [--no-plots]\n"
+    printf("usage: lcpbench run SUITE --out DIR [--force] [--no-plots] [--shard K/N]\n"
            "\n"
            "Run a grid of instances x solver settings: SUITE is a built-in name or a suite\n"
            "file.  Writes DIR/runs.csv (one row per run), DIR/history/INSTANCE__LABEL.csv\n"
            "(iteration,residual,residual_inf,time_s; sweep k at k x the timed seconds per\n"
            "sweep), DIR/instances/ (captured scenes), DIR/provenance.json and DIR/plots/\n"
            "(residual against iteration and time per instance, .gp + .png + .pdf).\n"
-           "Refuses a non-empty DIR unless --force.\n"
+           "Refuses a non-empty DIR unless --force.  The folder is written as DIR.tmpPID\n"
+           "and renamed into place when complete (--force replaces DIR whole then); SIGINT\n"
+           "or SIGTERM leave the previous DIR as it was and no temporary file.\n"
+           "--shard K/N runs the cells c (instance x solver line, counted from 0 in the\n"
+           "grid's order) with c mod N = K-1 and writes DIR/shard.csv; `lcpbench merge'\n"
+           "joins the N shard folders into the folder the whole run writes.\n"
            "\n"
            "built-in suites:\n");
     bench_list_suites(stdout);
     printf("\n");
     bench_suite_format_help(stdout);
     printf("\nruns.csv columns (results/README.md): ");
-    runs_head(stdout);
+    bench_runs_head(stdout);
 }
 
 int bench_cmd_run(int argc, char **argv)
 {
     const char *suite = NULL, *out = NULL;
-    int force = 0, plots = 1;
+    int force = 0, plots = 1, shard_k = 0, shard_n = 0;
     for (int k = 1; k < argc; k++) {
         const char *v;
         int r;
@@ -289,6 +329,17 @@ int bench_cmd_run(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[k], "--force") == 0) force = 1;
         else if (strcmp(argv[k], "--no-plots") == 0) plots = 0;
+        else if ((r = bench_opt(argc, argv, &k, "--shard", &v)) != 0) {
+            char *e1, *e2;
+            long a = r > 0 ? strtol(v, &e1, 10) : 0, b = r > 0 && *e1 == '/' ? strtol(e1 + 1, &e2, 10) : 0;
+            if (r < 0) return 2;
+            if (*e1 != '/' || *e2 || b < 1 || b > 1000000 || a < 1 || a > b) {
+                bench_error(CMD, "--shard: '%s' is not K/N with 1 <= K <= N", v);
+                return 2;
+            }
+            shard_k = (int)a;
+            shard_n = (int)b;
+        }
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             out = v;
@@ -317,14 +368,19 @@ int bench_cmd_run(int argc, char **argv)
         }
         fclose(t);
     }
-    if (bench_out_dir(CMD, out, force)) return 1;
-    char capdir[BENCH_PATH + 32];
-    snprintf(capdir, sizeof capdir, "%s/instances", out);
+    bench_stage stage;
+    if (bench_stage_open(CMD, &stage, out, force)) return 1;
+    char capdir[BENCH_PATH + 64];
+    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
     bench_suite S;
-    int rc = bench_suite_load(CMD, suite, capdir, force, &S);
-    if (rc) return rc;
-    rc = bench_grid_run(CMD, &S, out, force, 0, argc, argv);
+    int rc = bench_suite_load(CMD, suite, capdir, 1, &S);
+    if (rc) {
+        bench_stage_commit(CMD, &stage, 0);
+        return rc;
+    }
+    rc = bench_grid_run_shard(CMD, &S, stage.work, 1, 0, shard_k, shard_n, argc, argv);
     bench_suite_free(&S);
-    if (plots && bench_plot_dir(CMD, out, 0) != 0) rc = 1;
+    if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
+    if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;
 }

@@ -318,17 +318,16 @@ static int solve_after(void *ctx, const bench_row *w, lcp_problem *P)
     return failed;
 }
 
-static int outputs_ready(const solve_args *a, int argc, char **argv)
+/* --history and --solution folders: written into DIR.tmpPID, moved into DIR when the solves
+ * are done (an interrupted solve leaves DIR as it was; harness.h, interrupted commands) */
+static int outputs_ready(solve_args *a, bench_stage *stage, int argc, char **argv)
 {
-    char msg[4200];
-    const char *dir[2] = {a->history, a->solution}, *opt[2] = {"--history", "--solution"};
+    const char **dir[2] = {&a->history, &a->solution};
     for (int k = 0; k < 2; k++) {
-        if (!dir[k]) continue;
-        if (bench_mkdir_p(dir[k], msg, sizeof msg) != 0) {
-            bench_error(CMD, "%s: %s", opt[k], msg);
-            return -1;
-        }
-        if (bench_provenance_json(CMD, dir[k], argc, argv)) return -1;
+        if (!*dir[k]) continue;
+        if (bench_stage_open(CMD, &stage[k], *dir[k], 1)) return -1;
+        *dir[k] = stage[k].work;
+        if (bench_provenance_json(CMD, *dir[k], argc, argv)) return -1;
     }
     if (a->provenance && bench_provenance_file(CMD, a->provenance, argc, argv)) return -1;
     return 0;
@@ -338,9 +337,10 @@ int bench_cmd_solve(int argc, char **argv)
 {
     solve_args a = {0};
     bench_suite S = {0};
+    bench_stage stage[2] = {{.slot = -1}, {.slot = -1}};
     int rc = parse(argc, argv, &a), helped = rc == 1;
     if (rc == 0 && (add_solvers(&a, &S) != 0 || add_instances(&a, &S) != 0 ||
-                    outputs_ready(&a, argc, argv) != 0))
+                    outputs_ready(&a, stage, argc, argv) != 0))
         rc = 2;
     if (rc == 0) {
         snprintf(S.name, sizeof S.name, "solve");
@@ -352,6 +352,11 @@ int bench_cmd_solve(int argc, char **argv)
                            .ctx = &a, .force = a.force};
         rc = bench_grid_loop(CMD, &S, &sink);
     }
+    for (int k = 0; k < 2; k++)
+        if (stage[k].work[0]) {
+            if (rc == 2) bench_stage_commit(CMD, &stage[k], 0);
+            else if (bench_stage_merge(CMD, &stage[k], a.force)) rc = 1;
+        }
     bench_suite_free(&S);
     free(a.inst);
     free(a.perm);

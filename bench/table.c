@@ -243,8 +243,13 @@ int bench_cmd_table(int argc, char **argv)
         bench_error(CMD, "--out DIR is required");
         return 2;
     }
-    if (bench_out_dir(CMD, t.out, t.force)) return 1;
+    bench_stage stage;
+    if (bench_stage_open(CMD, &stage, t.out, t.force)) return 1;
+    t.dest = t.out;
+    t.out = stage.work;                 /* renamed into place when complete */
+    t.force = 1;
     rc = tb->fn(&t);
     if (rc != 2 && bench_provenance_json(CMD, t.out, argc, argv) != 0) rc = 1;
+    if (bench_stage_commit(CMD, &stage, rc != 2)) rc = 1;
     return rc;
 }

@@ -555,7 +555,7 @@ int bench_table_amgs1(const bench_table_ctx *t)
         fprintf(f, "\nEvery number in `table1.csv`; claims with their numbers in "
                    "`claims.csv`.\n");
         if (bench_close(t->cmd, &o)) rc = 1;
-        else fprintf(stderr, "lcpbench table: wrote %s/table1.md\n", t->out);
+        else fprintf(stderr, "lcpbench table: wrote %s/table1.md\n", t->dest);
     } else rc = 1;
     for (int s = 0; s < NS; s++)
         for (int i = 0; i < NI; i++)

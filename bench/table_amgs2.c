@@ -186,6 +186,6 @@ int bench_table_amgs2(const bench_table_ctx *t)
                                      : 0.0,
                 s + 1 < NSC ? ";" : ".\n");
     if (bench_close(t->cmd, &o)) return 1;
-    fprintf(stderr, "lcpbench table: wrote %s/table2.md\n", t->out);
+    fprintf(stderr, "lcpbench table: wrote %s/table2.md\n", t->dest);
     return rc;
 }

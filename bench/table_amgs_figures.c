@@ -184,6 +184,6 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
     }
     bench_claims_md(f, cl, NCLAIM);
     if (bench_close(t->cmd, &o)) return 1;
-    fprintf(stderr, "lcpbench table: wrote %s/figures.md\n", t->out);
+    fprintf(stderr, "lcpbench table: wrote %s/figures.md\n", t->dest);
     return rc;
 }

@@ -231,7 +231,7 @@ int bench_table_ode_sor(const bench_table_ctx *t)
         fprintf(m, "\nFigures: `plots/ode-sor-SCENE.png` (sweeps against omega), "
                    "`plots/SCENE-iter.png` (residual curves at omega 1.0, 1.3, 1.7).\n");
         if (bench_close(t->cmd, &o)) rc = 1;
-        else fprintf(stderr, "lcpbench table: wrote %s/ode-sor.md\n", t->out);
+        else fprintf(stderr, "lcpbench table: wrote %s/ode-sor.md\n", t->dest);
     } else rc = 1;
     free(D);
     return rc;

@@ -484,7 +484,7 @@ int bench_table_reorder(const bench_table_ctx *t)
                    "best and worst ordering (their Figure 2); data in `history/` and beside "
                    "the figures\n");
         if (bench_close(t->cmd, &o)) rc = 1;
-        else fprintf(stderr, "lcpbench table: wrote %s/reorder.md\n", t->out);
+        else fprintf(stderr, "lcpbench table: wrote %s/reorder.md\n", t->dest);
     } else rc = 1;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) bench_history_free(&so[s].curve[k]);

@@ -323,7 +323,7 @@ int bench_table_spook_pgs(const bench_table_ctx *t)
         fprintf(md, "\nFigures: `plots/spook-pgs-error.png` (relative errors), "
                     "`plots/spook-pgs-residual.png` (||r||_2), `plots/spook-pgs-scaling.png`.\n");
         if (bench_close(t->cmd, &o)) rc = 1;
-        else fprintf(stderr, "lcpbench table: wrote %s/spook-pgs.md\n", t->out);
+        else fprintf(stderr, "lcpbench table: wrote %s/spook-pgs.md\n", t->dest);
     } else rc = 1;
     free(S);
     return rc;

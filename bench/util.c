@@ -1,11 +1,19 @@
 /* util.c: the plumbing every lcpbench subcommand shares: the monotonic clock, provenance
  * lines, the progress line, output folders and files that never replace a user's results
- * unless asked (written to a temporary name, renamed into place when complete). */
-#include "bench.h"
+ * unless asked (written to a temporary name, renamed into place when complete), and what a
+ * SIGINT or SIGTERM leaves: the previous results, no temporary file or folder (README, "The
+ * harness", interrupted runs).  The temporary trees are removed in the signal handler with
+ * Linux system calls only (openat, getdents64, unlinkat), which are async-signal-safe. */
+#define _GNU_SOURCE 1   /* syscall(SYS_getdents64) */
+#include "harness.h"
 #include "version.h"
 
 #include <cblas.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,9 +217,240 @@ int bench_mkdir_p(const char *dir, char *msg, size_t msglen)
     return 0;
 }
 
+/* ---- interrupted commands ------------------------------------------------------------------ */
+
+/* What a signal must remove: the temporary files and folders being written, and the forked
+ * measurement child.  A signal handler can only reach static storage, so this record is the
+ * one piece of mutable global state of the program (written by the main flow only, read by
+ * the handler; a slot's path is complete before its flag is set). */
+enum { NCLEAN = 16 };
+static struct {
+    volatile sig_atomic_t used[NCLEAN];   /* 0 free, 1 a file, 2 a folder tree */
+    char path[NCLEAN][4200];
+    volatile sig_atomic_t child;          /* pid of the measurement child, 0 none */
+    volatile sig_atomic_t owner;          /* pid that installed the handler */
+    int installed;
+} cleanup;
+
+struct dirent64_raw {                     /* the kernel's record of getdents64 */
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+
+/* remove name (a file, or a folder and everything under it) relative to folder fd dfd, with
+ * async-signal-safe calls only; depth bounds the recursion */
+static void remove_at(int dfd, const char *name, int depth)
+{
+    if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT || depth > 16) return;
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;
+    char buf[2048] __attribute__((aligned(8)));
+    int removed;
+    do {                                  /* passes from the start until a pass finds nothing */
+        removed = 0;
+        lseek(fd, 0, SEEK_SET);
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+            for (long at = 0; at < n;) {
+                const struct dirent64_raw *d = (const void *)(buf + at);
+                at += d->reclen;
+                if (!strcmp(d->name, ".") || !strcmp(d->name, "..")) continue;
+                remove_at(fd, d->name, depth + 1);
+                removed = 1;
+            }
+    } while (removed);
+    close(fd);
+    unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+static void on_signal(int sig)
+{
+    if ((sig_atomic_t)getpid() == cleanup.owner) {   /* not in a forked child */
+        if (cleanup.child > 0) kill((pid_t)cleanup.child, SIGKILL);
+        for (int k = 0; k < NCLEAN; k++)
+            if (cleanup.used[k]) remove_at(AT_FDCWD, cleanup.path[k], 0);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);                           /* delivered on return: ends with the signal's status */
+}
+
+static void install(void)
+{
+    if (cleanup.installed) return;
+    cleanup.installed = 1;
+    cleanup.owner = (sig_atomic_t)getpid();
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
+        if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[k], &sa, NULL);   /* an ignored signal (nohup) stays ignored */
+    }
+}
+
+/* a slot for path (kind 1 file, 2 tree), or -1 when all are taken (then it is not cleaned) */
+static int clean_add(const char *path, int kind)
+{
+    install();
+    for (int k = 0; k < NCLEAN; k++)
+        if (!cleanup.used[k]) {
+            snprintf(cleanup.path[k], sizeof cleanup.path[k], "%s", path);
+            cleanup.used[k] = kind;
+            return k;
+        }
+    return -1;
+}
+
+static void clean_drop(int slot)
+{
+    if (slot >= 0 && slot < NCLEAN) cleanup.used[slot] = 0;
+}
+
+void bench_cleanup_child(long pid)
+{
+    cleanup.child = (sig_atomic_t)pid;
+}
+
+/* block (1) or unblock (0) the signals the handler takes */
+static void hold(int on, sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    if (on) sigprocmask(SIG_BLOCK, &s, old);
+    else sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void bench_remove_tree(const char *path)
+{
+    remove_at(AT_FDCWD, path, 0);
+}
+
+int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force)
+{
+    char msg[8400] = "";
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    s->slot = -1;
+    if (n + 32 >= sizeof s->dir) {
+        bench_error(cmd, "%s: path too long", dir);
+        return 1;
+    }
+    snprintf(s->dir, sizeof s->dir, "%.*s", (int)n, dir);
+    snprintf(s->work, sizeof s->work, "%s.tmp%ld", s->dir, (long)getpid());
+    snprintf(s->old, sizeof s->old, "%s.old%ld", s->dir, (long)getpid());
+    struct stat st;
+    if (stat(s->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        bench_error(cmd, "%s: exists and is not a folder", s->dir);
+        return 1;
+    }
+    if (!force && bench_dir_nonempty(s->dir)) {
+        bench_error(cmd, "%s is not empty (use --force to replace its results)", s->dir);
+        return 1;
+    }
+    bench_remove_tree(s->work);          /* a leftover of a killed process with our pid */
+    s->slot = clean_add(s->work, 2);
+    char mark[sizeof s->work + 16];
+    snprintf(mark, sizeof mark, "%s/INCOMPLETE", s->work);
+    FILE *f = NULL;
+    if (bench_mkdir_p(s->work, msg, sizeof msg) != 0 || !(f = fopen(mark, "w"))) {
+        if (!f && msg[0] == 0) snprintf(msg, sizeof msg, "%s: %s", mark, strerror(errno));
+        bench_error(cmd, "%s", msg);
+        bench_stage_commit(cmd, s, 0);
+        return 1;
+    }
+    fprintf(f, "lcpbench %s has not finished writing this folder (it was interrupted, or a "
+               "process died): its results are not usable.\n", cmd);
+    fclose(f);
+    return 0;
+}
+
+int bench_stage_commit(const char *cmd, bench_stage *s, int ok)
+{
+    if (!ok) {
+        bench_remove_tree(s->work);
+        clean_drop(s->slot);
+        s->slot = -1;
+        return 0;
+    }
+    char mark[sizeof s->work + 16];
+    snprintf(mark, sizeof mark, "%s/INCOMPLETE", s->work);
+    sigset_t old;
+    hold(1, &old);                       /* the swap is not interrupted half-way */
+    int had = access(s->dir, F_OK) == 0, bad = 0;
+    bench_remove_tree(s->old);
+    if (unlink(mark) != 0 || (had && rename(s->dir, s->old) != 0)) bad = 1;
+    else if (rename(s->work, s->dir) != 0) {
+        bad = 1;
+        if (had) rename(s->old, s->dir);
+    }
+    int e = errno;
+    if (bad) bench_remove_tree(s->work);
+    clean_drop(s->slot);
+    s->slot = -1;
+    hold(0, &old);
+    if (bad) {
+        bench_error(cmd, "%s: cannot put the results in place: %s", s->dir, strerror(e));
+        return 1;
+    }
+    if (had) bench_remove_tree(s->old);
+    return 0;
+}
+
+int bench_stage_merge(const char *cmd, bench_stage *s, int force)
+{
+    char mark[sizeof s->work + 16], msg[8400];
+    snprintf(mark, sizeof mark, "%s/INCOMPLETE", s->work);
+    unlink(mark);
+    int bad = bench_mkdir_p(s->dir, msg, sizeof msg) != 0;
+    if (bad) bench_error(cmd, "%s", msg);
+    DIR *d = bad ? NULL : opendir(s->work);
+    struct dirent *e;
+    sigset_t old;
+    hold(1, &old);                       /* the moves are not interrupted half-way */
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char from[sizeof s->work + 260], to[sizeof s->dir + 260];
+        snprintf(from, sizeof from, "%s/%s", s->work, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", s->dir, e->d_name);
+        if (!force && strcmp(e->d_name, "provenance.json") && access(to, F_OK) == 0) {
+            bench_error(cmd, "%s exists (use --force to replace it)", to);
+            bad = 1;
+        } else if (rename(from, to) != 0) {
+            bench_error(cmd, "%s: cannot put in place: %s", to, strerror(errno));
+            bad = 1;
+        }
+    }
+    if (d) closedir(d);
+    bench_remove_tree(s->work);
+    clean_drop(s->slot);
+    s->slot = -1;
+    hold(0, &old);
+    return bad;
+}
+
+int bench_incomplete(const char *cmd, const char *dir)
+{
+    char mark[4200];
+    snprintf(mark, sizeof mark, "%s/INCOMPLETE", dir);
+    if (access(mark, F_OK) != 0) return 0;
+    bench_error(cmd, "%s is incomplete (its run was interrupted or a process died; run it "
+                     "again)", dir);
+    return 1;
+}
+
 int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t msglen)
 {
     o->f = NULL;
+    o->slot = -1;
     if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path ||
         snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof o->tmp) {
         say(msg, msglen, "%s: path too long", path);
@@ -221,8 +460,10 @@ int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t 
         say(msg, msglen, "%s: exists (use --force to replace it)", path);
         return -1;
     }
+    o->slot = clean_add(o->tmp, 1);
     o->f = fopen(o->tmp, "w");
     if (!o->f) {
+        clean_drop(o->slot);
         say(msg, msglen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
@@ -235,9 +476,13 @@ int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen)
     int bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
-    if (ok && !bad && rename(o->tmp, o->path) == 0) return 0;
+    if (ok && !bad && rename(o->tmp, o->path) == 0) {
+        clean_drop(o->slot);
+        return 0;
+    }
     if (ok) say(msg, msglen, "%s: write failed: %s", o->path, strerror(errno));
     remove(o->tmp);
+    clean_drop(o->slot);
     return -1;
 }
 
