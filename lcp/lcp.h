@@ -177,7 +177,8 @@ typedef enum lcp_order {
     LCP_ORDER_RANDOM8,     /* reshuffled every 8 sweeps (ODE quickstep) */
     LCP_ORDER_ERROR,       /* largest natural-map residual first, re-sorted each sweep */
     LCP_ORDER_MASS,        /* largest effective mass 1/a_ii first */
-    LCP_ORDER_PERM         /* options.perm */
+    LCP_ORDER_PERM,        /* options.perm */
+    LCP_ORDER_HEIGHT       /* lowest options.rowkey first (the stepper: contact heights) */
 } lcp_order;
 
 LCP_API const char *lcp_order_name(lcp_order o);
@@ -217,6 +218,8 @@ typedef struct lcp_options {
                             max|A - A^T| / max|A| is at most this (and pivots with the
                             symmetric part, residuals on A itself); above it, lemke-ref */
     int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
+    const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
+                             key (caller owns; the stepper passes each row's height) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);

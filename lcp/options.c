@@ -40,6 +40,7 @@ void lcp_options_default(lcp_options *o)
     o->prepared = NULL;
     o->sym_tol = 1e-12;
     o->threads = 1;
+    o->rowkey = NULL;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -84,7 +85,8 @@ const char *lcp_status_str(lcp_status s)
 }
 
 static const char *const order_names[] = {"natural", "reverse", "symmetric", "random",
-                                          "random8", "error",   "mass",      "perm"};
+                                          "random8", "error",   "mass",      "perm",
+                                          "height"};
 
 const char *lcp_order_name(lcp_order o)
 {
