@@ -27,8 +27,13 @@ static const bench_variant v_figs[] = {
 static const bench_variant v_reorder[] = {
     {"suite", "step 1 of our capsule and three-spheres scenes, ||r||_2 of the natural map as "
               "the error"}};
+static const bench_variant v_reorder_sim[] = {
+    {"suite", "whole simulations at 15 PGS sweeps per step, error against ldlt-ref every 10 "
+              "steps (the paper's program without published numbers)"}};
 static const bench_variant v_spook[] = {
-    {"suite", "scene spheres (200) at step 100; errors against ldlt-ref"}};
+    {"suite", "scene spheres (200) at step 100 and seeds 1-4 x steps 60/100/140, errors "
+              "against ldlt-ref; SPOOK eps x d grid with an impact; the slide scene for box "
+              "against cone friction"}};
 static const bench_variant v_ode[] = {
     {"suite", "PSOR (pgs --omega) on captured instances, cold start, sweeps to 1e-6"}};
 
@@ -43,6 +48,8 @@ static const bench_table tables[] = {
      bench_table_amgs_figures, VARIANTS(v_figs)},
     {"reorder", "Andrews et al.: every constraint ordering of capsule, three-spheres (PGS)",
      bench_table_reorder, VARIANTS(v_reorder)},
+    {"reorder-sim", "Andrews et al. part two: orderings over whole frictional simulations",
+     bench_table_reorder_sim, VARIANTS(v_reorder_sim)},
     {"spook-pgs", "Lacoursiere: PGS error per sweep (spheres), cost of a sweep against size",
      bench_table_spook_pgs, VARIANTS(v_spook)},
     {"ode-sor", "ODE quickstep: PSOR omega 0.8..1.9, natural vs reshuffled every 8",
@@ -101,6 +108,7 @@ static void help(void)
 {
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
            "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
+           "                            [--full]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -116,6 +124,7 @@ static void help(void)
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 1000)\n"
            "  --force      replace the results in a non-empty DIR\n"
+           "  --full       the bigger grids (spook-pgs: eps x d 4 x 4 on 200 spheres)\n"
            "\ntables:\n");
     bench_list_tables(stdout);
 }
@@ -133,6 +142,7 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
             help();
             return 3;
         } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
+        else if (strcmp(argv[k], "--full") == 0) t->full = 1;
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             t->out = v;
