@@ -35,8 +35,13 @@ static const bench_variant v_figs[] = {
 static const bench_variant v_reorder[] = {
     {"suite", "step 1 of our capsule and three-spheres scenes, ||r||_2 of the natural map as "
               "the error"}};
+static const bench_variant v_reorder_sim[] = {
+    {"suite", "whole simulations at 15 PGS sweeps per step, error against ldlt-ref every 10 "
+              "steps (the paper's program without published numbers)"}};
 static const bench_variant v_spook[] = {
-    {"suite", "scene spheres (200) at step 100; errors against ldlt-ref"}};
+    {"suite", "scene spheres (200) at step 100 and seeds 1-4 x steps 60/100/140, errors "
+              "against ldlt-ref; SPOOK eps x d grid with an impact; the slide scene for box "
+              "against cone friction"}};
 static const bench_variant v_ode[] = {
     {"suite", "PSOR (pgs --omega) on captured instances, cold start, sweeps to 1e-6"}};
 static const bench_variant v_transversal[] = {
@@ -56,6 +61,8 @@ static const bench_table tables[] = {
      bench_table_amgs_figures, VARIANTS(v_figs)},
     {"reorder", "Andrews et al.: every constraint ordering of capsule, three-spheres (PGS)",
      bench_table_reorder, VARIANTS(v_reorder)},
+    {"reorder-sim", "Andrews et al. part two: orderings over whole frictional simulations",
+     bench_table_reorder_sim, VARIANTS(v_reorder_sim)},
     {"spook-pgs", "Lacoursiere: PGS error per sweep (spheres), cost of a sweep against size",
      bench_table_spook_pgs, VARIANTS(v_spook)},
     {"ode-sor", "ODE quickstep: PSOR omega 0.8..1.9, natural vs reshuffled every 8",
@@ -149,6 +156,7 @@ static void help(void)
            "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
            "               the grid goes on; tables that run the harness's grid)\n"
            "  --force      replace the results in a non-empty DIR\n"
+           "  --full       the bigger grids (spook-pgs: eps x d 4 x 4 on 200 spheres)\n"
            "\ntables:\n");
     bench_list_tables(stdout);
 }

@@ -189,7 +189,8 @@ typedef enum lcp_order {
     LCP_ORDER_MASS,        /* largest effective mass 1/a_ii first */
     LCP_ORDER_ODE8,        /* ODE quickstep: rows without findex, then friction rows;
                               the current order reshuffled before sweeps 9, 17, ... */
-    LCP_ORDER_PERM         /* options.perm */
+    LCP_ORDER_PERM,        /* options.perm */
+    LCP_ORDER_HEIGHT       /* lowest options.rowkey first (the stepper: contact heights) */
 } lcp_order;
 
 LCP_API const char *lcp_order_name(lcp_order o);
@@ -230,6 +231,8 @@ typedef struct lcp_options {
                             symmetric part, residuals on A itself); above it, lemke-ref */
     int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
+    const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
+                             key (caller owns; the stepper passes each row's height) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);

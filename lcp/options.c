@@ -41,6 +41,7 @@ void lcp_options_default(lcp_options *o)
     o->sym_tol = 1e-12;
     o->threads = 1;
     o->warm_scale = 1.0;
+    o->rowkey = NULL;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -86,7 +87,7 @@ const char *lcp_status_str(lcp_status s)
 
 static const char *const order_names[] = {"natural", "reverse", "symmetric", "random",
                                           "random8", "error",   "mass",      "ode8",
-                                          "perm"};
+                                          "perm",      "height"};
 
 const char *lcp_order_name(lcp_order o)
 {

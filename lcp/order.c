@@ -11,6 +11,9 @@
  *                             the current order is reshuffled (forward Fisher-Yates, as
  *                             quickstep.cpp; splitmix64, seeded, in place of ODE's LCG)
  *   perm                      options.perm, validated as a permutation of 0..m-1
+ *   height                    rows by options.rowkey ascending (bottom-up spatial order:
+ *                             the stepper passes each row's contact height; Erleben 2007
+ *                             via Andrews et al. 2017, Sec. 1), fixed for the solve
  * Ties are broken by row index, so every ordering is deterministic.  Cost per sweep: O(1)
  * for fixed orders, O(m) for random, O(nnz(A) + m log m) for error.
  */
@@ -60,6 +63,21 @@ static void shuffle_forward(lcp_orderer *o)
         o->perm[i] = o->perm[r];
         o->perm[r] = t;
     }
+}
+
+/* bottom-up spatial order: rows by ascending opt->rowkey, ties by row index (NaN last) */
+static lcp_status order_height(lcp_orderer *o, const lcp_options *opt)
+{
+    if (!opt->rowkey) return LCP_ERR_ARG;
+    keyed *t = o->sort;
+    for (int i = 0; i < o->m; i++) {
+        double k = opt->rowkey[i];
+        t[i].key = k == k ? -k : -INFINITY;                  /* descending of -key */
+        t[i].row = i;
+    }
+    qsort(t, (size_t)o->m, sizeof(keyed), by_key_desc);
+    for (int i = 0; i < o->m; i++) o->perm[i] = t[i].row;
+    return LCP_OK;
 }
 
 lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_options *opt,
@@ -118,6 +136,9 @@ lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_option
                 o->perm[i] = r;
             }
         }
+        break;
+    case LCP_ORDER_HEIGHT:
+        st = order_height(o, opt);
         break;
     default:
         st = LCP_ERR_ARG;

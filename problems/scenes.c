@@ -59,6 +59,9 @@ static const prob_scene registry[] = {
     {"thread", "horizontal thread of 20 beads with alternating vertical speeds (h V/L 3.3)",
      2, prob_thread_params, "Francu, Implicit velocity projection (2018): extreme velocities",
      prob_setup_thread},
+    {"slide", "a flat body on four spheres sliding at an angle to t1: box vs cone friction",
+     3, prob_slide_params, "Lacoursiere 2013, Sec. 2: box friction, not maximally dissipative",
+     prob_setup_slide},
 };
 
 const prob_scene *prob_scenes(int *count)

@@ -13,6 +13,9 @@
  *   A = J Minv J^T + diag(E) (lcp_csr_jmjt), Minv = blockdiag(1/m I, R Ib^-1 R^T)
  *   warm start: z0 = the previous step's impulses of the contact with the same identity
  *   v = v* + Minv J^T z;  x += h v;  2D theta += h omega;  3D q += h/2 (0, omega) q, |q| = 1
+ *   ordering `height' (W->opt.order): the solve gets options.rowkey = each row's height,
+ *   the coordinate of its contact point on body a (joints: of the attachment midpoint)
+ *   along -gravity (y in 2D, z in 3D when g is zero), so Gauss-Seidel visits bottom-up
  *
  * Cost per step: detection O(N log N + pairs), assembly O(nnz(J) + nnz(A)), the solve, and
  * O(N) integration.  Source: Lacoursiere, "Using Gauss-Seidel for multibody problems" (SPOOK).
@@ -27,6 +30,38 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* heights of the rows (row_heights, ordering `height'): m keys, lcp_malloc'd; NULL on
+ * failure */
+static double *row_heights(const prob_world *W, const prob_contact *c, int nc, int rpc,
+                           const double *R)
+{
+    int m = nc * rpc + W->nj;
+    double *key = lcp_malloc((size_t)m + 1, sizeof(double));
+    if (!key) return NULL;
+    double up[3] = {-W->gravity[0], -W->gravity[1], -W->gravity[2]};
+    double gn = sqrt(v3_dot(up, up));
+    if (gn > 0.0)
+        for (int i = 0; i < 3; i++) up[i] /= gn;
+    else up[0] = 0.0, up[1] = W->dim == 2 ? 1.0 : 0.0, up[2] = W->dim == 2 ? 0.0 : 1.0;
+    for (int k = 0; k < nc; k++) {
+        double p[3];
+        for (int i = 0; i < 3; i++)
+            p[i] = W->pos[3 * c[k].a + i] + c[k].arm_a[i] - c[k].ra * c[k].n[i];
+        for (int f = 0; f < rpc; f++) key[k * rpc + f] = v3_dot(p, up);
+    }
+    for (int j = 0; j < W->nj; j++) {
+        const prob_joint *J = &W->joint[j];
+        double sa[3], sb[3] = {0, 0, 0}, p[3];
+        m3_apply(R + 9 * J->a, J->pa, sa);
+        if (J->b >= 0) m3_apply(R + 9 * J->b, J->pb, sb);
+        for (int i = 0; i < 3; i++)
+            p[i] = 0.5 * (W->pos[3 * J->a + i] + sa[i] +
+                          (J->b >= 0 ? W->pos[3 * J->b + i] + sb[i] : J->pb[i]));
+        key[nc * rpc + j] = v3_dot(p, up);
+    }
+    return key;
 }
 
 /* J built row by row straight into CSR, plus the row's J v* and J v_k */
@@ -311,7 +346,13 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
             lcp_info li;
             lcp_info_init(&li);
             memcpy(z, P.z0, (size_t)m * sizeof(double));
-            lcp_status ss = lcp_solve(W->solver, &P, &W->opt, z, &li);
+            lcp_options opt = W->opt;
+            double *key = NULL;
+            if (opt.order == LCP_ORDER_HEIGHT) opt.rowkey = key = row_heights(W, c, nc, rpc, R);
+            lcp_status ss = opt.order == LCP_ORDER_HEIGHT && !key
+                                ? LCP_ERR_NOMEM
+                                : lcp_solve(W->solver, &P, &opt, z, &li);
+            lcp_free(key);
             info->status = ss;
             info->iterations = li.iterations;
             if (ss < 0) {

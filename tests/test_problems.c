@@ -356,10 +356,10 @@ static void test_params(void)
        "params/pool-that-does-not-fit-is-rejected (%s)", msg);
     int n;
     const prob_scene *all = prob_scenes(&n);
-    int named = n == 11;
+    int named = n == 12;
     for (int k = 0; k < n; k++)
         named = named && all[k].name && all[k].description && prob_scene_find(all[k].name);
-    ok(named, "params/registry-lists-11-named-scenes");
+    ok(named, "params/registry-lists-12-named-scenes");
 }
 
 /* every instance folder under dir: read (validated) and checked like the stepper's */
