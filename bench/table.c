@@ -31,8 +31,13 @@ static const bench_variant v_spook[] = {
     {"suite", "scene spheres (200) at step 100; errors against ldlt-ref"}};
 static const bench_variant v_ode[] = {
     {"suite", "PSOR (pgs --omega) on captured instances, cold start, sweeps to 1e-6"}};
+static const bench_variant v_peers[] = {
+    {"suite", "cold start, tol 1e-6 and maxit 10000 asked of every solver (each peer stops by "
+              "its own test), dense solvers on at most 600 rows, one residual and zdiff "
+              "against ldlt-ref"}};
 
-#define VARIANTS(v) v, (int)(sizeof v / sizeof v[0])
+#define VARIANTS(v) v, (int)(sizeof v / sizeof v[0]), 0
+#define VARIANTS_INSTANCES(v) v, (int)(sizeof v / sizeof v[0]), 1   /* takes --instances */
 
 static const bench_table tables[] = {
     {"amgs-table1", "AMGS paper Table 1: sweeps and time to 1e-6 / 1e-8, 5 methods",
@@ -47,6 +52,8 @@ static const bench_table tables[] = {
      bench_table_spook_pgs, VARIANTS(v_spook)},
     {"ode-sor", "ODE quickstep: PSOR omega 0.8..1.9, natural vs reshuffled every 8",
      bench_table_ode_sor, VARIANTS(v_ode)},
+    {"peers", "Siconos, ODE/DART and Bullet beside our solvers: time, residual, profiles",
+     bench_table_peers, VARIANTS_INSTANCES(v_peers)},
 };
 enum { NTABLE = sizeof tables / sizeof tables[0] };
 
@@ -101,6 +108,7 @@ static void help(void)
 {
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
            "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
+           "                            [--instances DIR... [--no-canonical]]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -111,10 +119,13 @@ static void help(void)
            "               first listed\n"
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
            "               default) or mono (black, dashes and markers)\n"
-           "  --reps R     timing repetitions after one warm-up (default 5)\n"
-           "  --maxit K    sweep cap per run (amgs-table1: default 10000)\n"
+           "  --reps R     timing repetitions after one warm-up (default 5; peers: 3)\n"
+           "  --maxit K    sweep cap per run (amgs-table1, peers: default 10000)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 1000)\n"
+           "  --instances DIR...  more instance folders, every word up to the next option\n"
+           "               (peers: beside problems/instances/*)\n"
+           "  --no-canonical  peers: only the --instances folders\n"
            "  --force      replace the results in a non-empty DIR\n"
            "\ntables:\n");
     bench_list_tables(stdout);
@@ -133,6 +144,18 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
             help();
             return 3;
         } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
+        else if (strcmp(argv[k], "--no-canonical") == 0) t->no_canonical = 1;
+        else if (strcmp(argv[k], "--instances") == 0) {
+            if (k + 1 >= argc || argv[k + 1][0] == '-') {
+                bench_error(CMD, "--instances: expected one or more instance folders");
+                return 2;
+            }
+            t->inst = argv + k + 1;   /* every word up to the next option */
+            while (k + 1 < argc && argv[k + 1][0] != '-') {
+                k++;
+                t->ninst++;
+            }
+        }
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             t->out = v;
@@ -144,6 +167,7 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
         } else if ((r = bench_opt(argc, argv, &k, "--reps", &v)) != 0) {
             if (r < 0 || bench_parse_int(CMD, "--reps", v, 0, 100000L, &l) != 0) return 2;
             t->reps = (int)l;
+            t->reps_given = 1;
         } else if ((r = bench_opt(argc, argv, &k, "--maxit", &v)) != 0) {
             if (r < 0 || bench_parse_int(CMD, "--maxit", v, 1, 100000000L, &l) != 0) return 2;
             t->maxit = l;
@@ -183,6 +207,14 @@ int bench_cmd_table(int argc, char **argv)
         if (strcmp(tables[k].name, name) == 0) tb = &tables[k];
     if (!tb) {
         bench_error(CMD, "unknown table '%s' (lcpbench table --help lists them)", name);
+        return 2;
+    }
+    if ((t.ninst || t.no_canonical) && !tb->instances) {
+        bench_error(CMD, "table '%s' takes no --instances or --no-canonical", name);
+        return 2;
+    }
+    if (t.no_canonical && !t.ninst) {
+        bench_error(CMD, "--no-canonical needs --instances DIR...");
         return 2;
     }
     t.name = tb->name;
