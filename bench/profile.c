@@ -48,17 +48,18 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* the step functions F_s(x) = #{p: v[p,s] <= x}/np at their breakpoints (every finite
- * value, and the largest plus pad) as a figure of DIR */
-static int figure(const char *dir, const char *base, const prof *P, const double *v,
-                  double pad, const char *title, const char *xlabel, bench_style style,
-                  int *missing)
+ * value, and the largest plus pad) as a figure of DIR (report.h) */
+int bench_profile_figure(const char *cmd, const char *dir, const char *base, int np, int ns,
+                         const char *const *label, const double *v, double pad,
+                         const char *title, const char *xlabel, bench_style style,
+                         int *missing)
 {
-    int n = P->np * P->ns, m = 0, rc = 0;
+    int n = np * ns, m = 0, rc = 0;
     double *xs = malloc((size_t)(n + 2) * sizeof(double));
-    double *y = malloc(((size_t)(n + 2) * (size_t)P->ns + 1) * sizeof(double));
-    bench_series *S = calloc((size_t)P->ns + 1, sizeof *S);
+    double *y = malloc(((size_t)(n + 2) * (size_t)ns + 1) * sizeof(double));
+    bench_series *S = calloc((size_t)ns + 1, sizeof *S);
     if (!xs || !y || !S) {
-        bench_error(CMD, "out of memory");
+        bench_error(cmd, "out of memory");
         rc = 1;
         goto done;
     }
@@ -70,14 +71,14 @@ static int figure(const char *dir, const char *base, const prof *P, const double
     int u = 0;
     for (int k = 0; k < m; k++)
         if (u == 0 || xs[k] != xs[u - 1]) xs[u++] = xs[k];
-    for (int s = 0; s < P->ns; s++) {
+    for (int s = 0; s < ns; s++) {
         double *ys = y + (size_t)s * (size_t)u;
         for (int k = 0; k < u; k++) {
             int c = 0;
-            for (int p = 0; p < P->np; p++) c += v[p * P->ns + s] <= xs[k];
-            ys[k] = (double)c / P->np;
+            for (int p = 0; p < np; p++) c += v[p * ns + s] <= xs[k];
+            ys[k] = (double)c / np;
         }
-        S[s] = (bench_series){P->label[s], u, xs, ys, 0};
+        S[s] = (bench_series){label[s], u, xs, ys, 0};
     }
     bench_fig F;
     bench_fig_init(&F);
@@ -87,15 +88,31 @@ static int figure(const char *dir, const char *base, const prof *P, const double
     F.ylabel = "fraction of instances";
     F.kind = BENCH_FIG_STEPS;
     F.extra = "set yrange [0:1.05]\n";
-    F.ns = P->ns;
+    F.ns = ns;
     F.s = S;
-    int g = bench_fig_write(CMD, dir, &F, style);
+    int g = bench_fig_write(cmd, dir, &F, style);
     if (g == 1) *missing = 1;
     rc = g < 0;
 done:
     free(xs);
     free(y);
     free(S);
+    return rc;
+}
+
+static int figure(const char *dir, const char *base, const prof *P, const double *v,
+                  double pad, const char *title, const char *xlabel, bench_style style,
+                  int *missing)
+{
+    const char **label = malloc(((size_t)P->ns + 1) * sizeof *label);
+    if (!label) {
+        bench_error(CMD, "out of memory");
+        return 1;
+    }
+    for (int s = 0; s < P->ns; s++) label[s] = P->label[s];
+    int rc = bench_profile_figure(CMD, dir, base, P->np, P->ns, label, v, pad, title, xlabel,
+                                  style, missing);
+    free(label);
     return rc;
 }
 
@@ -175,20 +192,29 @@ static void perf_ratios(const bench_csv *T, const prof *P, int c, double *v)
     static const char *const cols[3] = {"time_s", "iter_to_tol", "work"};
     static const double floor_c[3] = {1e-9, 1.0, 1.0};
     int col = bench_csv_col(T, cols[c]), cs = bench_csv_col(T, "status");
-    for (int p = 0; p < P->np; p++) {
-        double best = INFINITY;
+    for (int p = 0; p < P->np; p++)
         for (int s = 0; s < P->ns; s++) {
             int r = P->row[p * P->ns + s];
             double t = INFINITY;
-            if (r >= 0 && !strcmp(bench_csv_get(T, r, cs), "converged")) {
+            if (r >= 0 && !strcmp(bench_csv_get(T, r, cs), "converged"))
                 t = bench_csv_num(T, r, col);
-                t = isfinite(t) ? fmax(t, floor_c[c]) : INFINITY;
-            }
             v[p * P->ns + s] = t;
+        }
+    bench_profile_ratios(P->np, P->ns, v, floor_c[c]);
+}
+
+void bench_profile_ratios(int np, int ns, double *v, double floor_cost)
+{
+    for (int p = 0; p < np; p++) {
+        double best = INFINITY;
+        for (int s = 0; s < ns; s++) {
+            double t = v[p * ns + s];
+            t = isfinite(t) ? fmax(t, floor_cost) : INFINITY;
+            v[p * ns + s] = t;
             if (t < best) best = t;
         }
-        for (int s = 0; s < P->ns; s++)
-            v[p * P->ns + s] = isfinite(best) ? log2(v[p * P->ns + s] / best) : INFINITY;
+        for (int s = 0; s < ns; s++)
+            v[p * ns + s] = isfinite(best) ? log2(v[p * ns + s] / best) : INFINITY;
     }
 }
 

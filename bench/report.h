@@ -172,7 +172,7 @@ typedef struct bench_table_ctx {
     const char *dest;              /* DIR, for messages */
     const char *name;              /* the table */
     const bench_variant *variant;  /* the chosen variant */
-    int force, reps;
+    int force, reps, reps_given;   /* reps_given: --reps was on the command line */
     long maxit, steps;             /* 0: the table's default */
     double beta;
     int size;                      /* grid size: -1 --quick (tests), 0 default, 1 --full */
@@ -180,6 +180,9 @@ typedef struct bench_table_ctx {
     bench_style style;
     int argc;
     char **argv;
+    int ninst;                     /* --instances DIR...: more instance folders (tables that */
+    char **inst;                   /* take them: bench_table.instances) */
+    int no_canonical;              /* --no-canonical: only those folders */
 } bench_table_ctx;
 
 typedef int bench_table_fn(const bench_table_ctx *t);
@@ -189,12 +192,14 @@ typedef struct bench_table {
     bench_table_fn *fn;
     const bench_variant *variants;   /* the first is the default */
     int nvariants;
+    int instances;                   /* 1: takes --instances and --no-canonical */
 } bench_table;
 
 /* the tables (one file each, registered in table.c) */
 bench_table_fn bench_table_amgs1, bench_table_amgs2, bench_table_amgs_figures,
     bench_table_reorder, bench_table_spook_pgs, bench_table_ode_sor, bench_table_transversal,
-    bench_table_amgs_regime, bench_table_reorder_sim;
+    bench_table_amgs_regime, bench_table_reorder_sim,
+    bench_table_peers;
 
 /* The Markdown result of a table: "# TITLE", provenance, and the variant line.  The FILE
  * or NULL (error line printed). */
@@ -205,6 +210,20 @@ FILE *bench_table_md(const bench_table_ctx *t, bench_out *o, const char *file,
 int bench_table_runs(const bench_table_ctx *t, const char *text, const char *name);
 /* row of runs.csv with this instance and label, -1 when absent */
 int bench_runs_find(const bench_csv *T, const char *inst, const char *label);
+
+/* ---- profiles (profile.c) ------------------------------------------------------------------- */
+
+/* Dolan-More ratios in place: v (np x ns, row p = instance) holds costs, non-finite = failed;
+ * each becomes log2(max(cost, floor) / the instance's best), +inf for failures and for every
+ * setting of an instance that none solved. */
+void bench_profile_ratios(int np, int ns, double *v, double floor_cost);
+/* The step functions F_s(x) = #{p : v[p,s] <= x} / np of the ns settings (label[s]) at their
+ * breakpoints (every finite value, and the largest plus pad) as figure DIR/BASE.  0, or 1
+ * after one error line; *missing = 1 when gnuplot is absent. */
+int bench_profile_figure(const char *cmd, const char *dir, const char *base, int np, int ns,
+                         const char *const *label, const double *v, double pad,
+                         const char *title, const char *xlabel, bench_style style,
+                         int *missing);
 
 /* ---- convergence figures (plot.c) ------------------------------------------------------- */
 int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_style style);

@@ -47,8 +47,13 @@ static const bench_variant v_ode[] = {
 static const bench_variant v_transversal[] = {
     {"suite", "beads on centre-attached distance joints (towed, hang, thread, chain, "
               "pendulum), seeded 1e-9 rad offsets, VTS exact with ldlt-ref"}};
+static const bench_variant v_peers[] = {
+    {"suite", "cold start, tol 1e-6 and maxit 10000 asked of every solver (each peer stops by "
+              "its own test), dense solvers on at most 600 rows, one residual and zdiff "
+              "against ldlt-ref"}};
 
-#define VARIANTS(v) v, (int)(sizeof v / sizeof v[0])
+#define VARIANTS(v) v, (int)(sizeof v / sizeof v[0]), 0
+#define VARIANTS_INSTANCES(v) v, (int)(sizeof v / sizeof v[0]), 1   /* takes --instances */
 
 static const bench_table tables[] = {
     {"amgs-table1", "AMGS paper Table 1: sweeps and time to 1e-2 .. 1e-8, 5 methods",
@@ -69,6 +74,8 @@ static const bench_table tables[] = {
      bench_table_ode_sor, VARIANTS(v_ode)},
     {"transversal", "Francu: jitter onset against h_crit, steppers, beta, PGS, chain, energy",
      bench_table_transversal, VARIANTS(v_transversal)},
+    {"peers", "Siconos, ODE/DART and Bullet beside our solvers: time, residual, profiles",
+     bench_table_peers, VARIANTS_INSTANCES(v_peers)},
 };
 enum { NTABLE = sizeof tables / sizeof tables[0] };
 
@@ -135,6 +142,7 @@ static void help(void)
     printf("usage: lcpbench table NAME --out DIR [--force] [--variant V] [--style paper|mono]\n"
            "                            [--reps R] [--maxit K] [--beta B] [--steps N]\n"
            "                            [--quick | --full] [--timeout S]\n"
+           "                            [--instances DIR... [--no-canonical]]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
            "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
@@ -145,9 +153,9 @@ static void help(void)
            "               first listed\n"
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
            "               default) or mono (black, dashes and markers)\n"
-           "  --reps R     timing repetitions after one warm-up (default 5)\n"
+           "  --reps R     timing repetitions after one warm-up (default 5; peers: 3)\n"
            "  --maxit K    sweep cap per run (amgs-table1: default 100000; amgs-regime:\n"
-           "               200000)\n"
+           "               200000; peers: 10000)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 1000)\n"
            "  --quick      a small grid (amgs-table1, amgs-regime, transversal: the tests' mode)\n"
@@ -155,6 +163,9 @@ static void help(void)
            "               seeds x steps; longer than the default's few minutes)\n"
            "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
            "               the grid goes on; tables that run the harness's grid)\n"
+           "  --instances DIR...  more instance folders, every word up to the next option\n"
+           "               (peers: beside problems/instances/*)\n"
+           "  --no-canonical  peers: only the --instances folders\n"
            "  --force      replace the results in a non-empty DIR\n"
            "  --full       the bigger grids (spook-pgs: eps x d 4 x 4 on 200 spheres)\n"
            "\ntables:\n");
@@ -176,6 +187,18 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
         } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
         else if (strcmp(argv[k], "--quick") == 0) t->size = -1;
         else if (strcmp(argv[k], "--full") == 0) t->size = 1;
+        else if (strcmp(argv[k], "--no-canonical") == 0) t->no_canonical = 1;
+        else if (strcmp(argv[k], "--instances") == 0) {
+            if (k + 1 >= argc || argv[k + 1][0] == '-') {
+                bench_error(CMD, "--instances: expected one or more instance folders");
+                return 2;
+            }
+            t->inst = argv + k + 1;   /* every word up to the next option */
+            while (k + 1 < argc && argv[k + 1][0] != '-') {
+                k++;
+                t->ninst++;
+            }
+        }
         else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             t->out = v;
@@ -187,6 +210,7 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
         } else if ((r = bench_opt(argc, argv, &k, "--reps", &v)) != 0) {
             if (r < 0 || bench_parse_int(CMD, "--reps", v, 0, 100000L, &l) != 0) return 2;
             t->reps = (int)l;
+            t->reps_given = 1;
         } else if ((r = bench_opt(argc, argv, &k, "--maxit", &v)) != 0) {
             if (r < 0 || bench_parse_int(CMD, "--maxit", v, 1, 100000000L, &l) != 0) return 2;
             t->maxit = l;
@@ -233,6 +257,14 @@ int bench_cmd_table(int argc, char **argv)
         if (strcmp(tables[k].name, name) == 0) tb = &tables[k];
     if (!tb) {
         bench_error(CMD, "unknown table '%s' (lcpbench table --help lists them)", name);
+        return 2;
+    }
+    if ((t.ninst || t.no_canonical) && !tb->instances) {
+        bench_error(CMD, "table '%s' takes no --instances or --no-canonical", name);
+        return 2;
+    }
+    if (t.no_canonical && !t.ninst) {
+        bench_error(CMD, "--no-canonical needs --instances DIR...");
         return 2;
     }
     t.name = tb->name;
