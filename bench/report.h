@@ -209,8 +209,9 @@ typedef struct bench_sim_out {
     int contacts_end;     /* contacts of the last step */
     double contacts_mean; /* contacts per step, mean over the steps */
     double pen_max;       /* max penetration over the second half of the steps (m) */
-    int stands;           /* stack: 1 when every disk is within r/2 of its initial x and the
-                             top disk within r/2 of its initial height; -1: not a stack */
+    int stands;           /* stack: 1 when every disk is within r/2 of its initial x, the
+                             top disk within r/2 of its initial height and the kinetic energy
+                             below 1% of sum m g r (at rest); -1: not a stack */
 } bench_sim_out;
 /* Step `scene' for `steps' steps with `solver' (amgs-D: beta, gamma 1) at `iters' sweeps per
  * step and tolerance tol (< 0: a fixed `iters' sweeps, no residual test); res (steps entries,

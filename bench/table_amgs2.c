@@ -92,7 +92,12 @@ int bench_sim_run(const char *scene, const char *solver, double beta, int steps,
             if (fabs(W.pos[3 * k] - x0[3 * k]) > 0.5 * r) o->stands = 0;
             if (x0[3 * k + 1] > x0[3 * top + 1]) top = k;
         }
-        if (W.pos[3 * top + 1] < x0[3 * top + 1] - 0.5 * r) o->stands = 0;
+        if (fabs(W.pos[3 * top + 1] - x0[3 * top + 1]) > 0.5 * r) o->stands = 0;
+        double pe = 0;   /* the energy of lifting every disk by r */
+        for (int k = 0; k < W.nb; k++)
+            pe += W.mass[k] * r * sqrt(W.gravity[0] * W.gravity[0] +
+                                       W.gravity[1] * W.gravity[1]);
+        if (!(o->ke_end <= 0.01 * pe)) o->stands = 0;
         free(x0);
     }
     prob_world_free(&W);
@@ -258,6 +263,11 @@ static void md_table(FILE *f, row R[NSC][NMETH])
 
 enum { NCLAIM = 2 * NSC + 3 };
 
+static double per_contact(const row *x)
+{
+    return x->st.contacts_mean > 0 ? x->per_sweep / x->st.contacts_mean : NAN;
+}
+
 static void claims(row R[NSC][NMETH], int reps, int fixed, bench_claim *cl)
 {
     static const char *const src = "Miyamoto et al. 2019, Sec. 5.2, last paragraph, Table 2";
@@ -294,9 +304,11 @@ static void claims(row R[NSC][NMETH], int reps, int fixed, bench_claim *cl)
         .hi = BUDGET};
     cl[k++] = (bench_claim){
         .id = "t2-cost-per-sweep", .kind = BENCH_FINDING, .source = "this suite",
-        .statement = "amgs-D's cost per sweep is PGS's: under a fixed budget the times differ "
-                     "by the cost per sweep and the trajectory (contacts per step) only",
-        .metric = "median seconds per sweep of each AMGS setting over PGS's",
+        .statement = "amgs-D's cost per sweep and contact is PGS's: under a fixed budget the "
+                     "times differ by the cost per sweep and the trajectory (contacts per "
+                     "step) only",
+        .metric = "median seconds per sweep over the mean contacts per step, each AMGS setting "
+                  "over PGS's",
         .threshold = "within 10%", .lo = 0.9, .hi = 1.1};
     cl[k++] = (bench_claim){
         .id = "t2-same-state", .kind = BENCH_FINDING, .source = "this suite",
@@ -313,8 +325,7 @@ static void claims(row R[NSC][NMETH], int reps, int fixed, bench_claim *cl)
             if (x->comparable)
                 bench_claim_value(&cl[2 * NSC + 1], (snprintf(lab, sizeof lab, "%s b%g",
                                   scenes[s], betas[m - 1]), lab),
-                                  R[s][0].per_sweep > 0 ? x->per_sweep / R[s][0].per_sweep
-                                                        : NAN, "%.3f");
+                                  per_contact(x) / per_contact(&R[s][0]), "%.3f");
             if (fixed) {
                 snprintf(lab, sizeof lab, "%s b%g", scenes[s], betas[m - 1]);
                 bench_claim_value(&cl[2 * NSC], lab, work(&x->st), "%.1f");
@@ -407,7 +418,8 @@ int bench_table_amgs2(const bench_table_ctx *t)
                "deterministic): kinetic energy after the last step, contacts (mean over the "
                "steps, and at the last step), the maximum penetration over the second half "
                "of the steps, and whether the stack still stands (every disk within r/2 of "
-               "its initial x, the top disk within r/2 of its initial height).  A row is "
+               "its initial x, the top disk within r/2 of its initial height, and the kinetic "
+               "energy below 1%% of what lifting every disk by r takes).  A row is "
                "**not comparable** with PGS's when its kinetic energy differs by more than a "
                "factor %g (unless both are below %g J), its mean contacts by more than %.0f%%, "
                "or the stack stands in one and not the other; such a row is not ranked and "
@@ -418,6 +430,19 @@ int bench_table_amgs2(const bench_table_ctx *t)
                     "needs.",
             BENCH_SIM_KE_FACTOR, BENCH_SIM_KE_REST, 100 * BENCH_SIM_CONTACTS);
     md_table(f, R);
+    fprintf(f, "\n**Noise control.**  gamma beta = 1 is PGS itself (the same iterates, the "
+               "same trajectory), so its time over PGS's, paired, shows the timing noise of "
+               "this run:");
+    for (int s = 0; s < NSC; s++)
+        fprintf(f, " %s %.3f [%.3f, %.3f]%s", scenes[s], R[s][NMETH - 1].rmed,
+                R[s][NMETH - 1].rmin, R[s][NMETH - 1].rmax, s + 1 < NSC ? ";" : ".");
+    fprintf(f, "  A timing verdict whose ratios lie within that spread of 1 says nothing "
+               "about the methods.%s\n",
+            fixed ? ""
+                  : "  In this variant the early-stop test costs differ as well: pgs fuses its "
+                    "test into the sweep (an exact residual only when its estimate says so), "
+                    "amgs-D evaluates the residual after every sweep, so gamma beta = 1 costs "
+                    "more per sweep than PGS by that test, not by its iteration.");
     bench_claims_md(f, cl, NCLAIM);
     if (bench_close(t->cmd, &o)) return 1;
     fprintf(stderr, "lcpbench table: wrote %s/table2.md\n", t->out);

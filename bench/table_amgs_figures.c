@@ -286,8 +286,8 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
                "Thresholds (fixed before the run, the paper gives none): faster = a geometric "
                "mean at most %.1f x the other's, no clear difference = within a factor %g, "
                "unstable = at least %g x PGS's.  A stack trajectory that no longer stands "
-               "(every disk within r/2 of its initial x, the top within r/2 of its height) is "
-               "marked and left out of the Figure 8 claims (rule 4).\n",
+               "(every disk within r/2 of its initial x, the top within r/2 of its height, the "
+               "kinetic energy below 1%% of sum m g r) is marked and left out of the Figure 8 claims (rule 4).\n",
             nsteps, FASTER, SAME, UNSTABLE);
     bench_claims_md(f, cl, NCLAIM);
     if (bench_close(t->cmd, &o)) return 1;
