@@ -230,15 +230,33 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
 
 /* ---- whole simulations shared by amgs-table2 and amgs-figures (table_amgs2.c) ------------ */
 typedef struct bench_sim_out {
-    double t_solve;     /* seconds, sum over steps */
-    long sweeps;        /* sum over steps */
-    int steps;          /* done */
-    double last_res;    /* ||r||_2 of the last step */
+    double t_solve;       /* seconds, sum over steps of the stepper's timed solver call */
+    long sweeps;          /* sum over steps */
+    int steps;            /* done */
+    int steps_rows;       /* steps that had rows to solve */
+    double last_res;      /* ||r||_2 of the last step */
+    /* the physical state (README, "The AMGS family"): */
+    double ke_end;        /* kinetic energy after the last step (J) */
+    int contacts_end;     /* contacts of the last step */
+    double contacts_mean; /* contacts per step, mean over the steps */
+    double pen_max;       /* max penetration over the second half of the steps (m) */
+    int stands;           /* stack: 1 when every disk is within r/2 of its initial x, the
+                             top disk within r/2 of its initial height and the kinetic energy
+                             below 1% of sum m g r (at rest); -1: not a stack */
 } bench_sim_out;
 /* Step `scene' for `steps' steps with `solver' (amgs-D: beta, gamma 1) at `iters' sweeps per
- * step and tolerance tol; res (steps entries, or NULL) receives ||r||_2 per step (NaN: no
- * rows).  0, or -1 with msg. */
+ * step and tolerance tol (< 0: a fixed `iters' sweeps, no residual test); res (steps entries,
+ * or NULL) receives ||r||_2 per step (NaN: no rows).  0, or -1 with msg. */
 int bench_sim_run(const char *scene, const char *solver, double beta, int steps, int iters,
                   double tol, double *res, bench_sim_out *o, char *msg, size_t msglen);
+/* Rule 4 of amgs-table2: is state x physically comparable with the reference state ref?
+ * Kinetic energies within a factor BENCH_SIM_KE_FACTOR (or both below BENCH_SIM_KE_REST J),
+ * mean contacts within BENCH_SIM_CONTACTS (relative), and the same `stands'.  1 or 0; the
+ * reason for 0 into why. */
+#define BENCH_SIM_KE_FACTOR 10.0
+#define BENCH_SIM_KE_REST 1e-4
+#define BENCH_SIM_CONTACTS 0.10
+int bench_sim_comparable(const bench_sim_out *x, const bench_sim_out *ref, char *why,
+                         size_t n);
 
 #endif
