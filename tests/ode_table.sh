@@ -4,6 +4,7 @@
 # coupled residual is large (capsule: 0.32), the all-bilateral chain is one factorisation and
 # no pivot, quickstep's 20-sweep rows at omega 1.3 (cold, warm 0.9, warm 1) are present with
 # exactly 20 sweeps, dantzig stops `partial' on the eps = 0 pile, the D3 exponent is fitted,
+# the D4 slides stop near v0^2 / (2 mu g) = 5.10 m with every solver,
 # claims O1-O8 of the source and F1-F3 of the suite in two lists with verdicts that follow
 # from the numbers, and every CSV read by pandas without options.
 # The numbers are read with /usr/bin/python3 (csv module); the pandas check is skipped when
@@ -72,10 +73,22 @@ assert all('source comment' in claims[i]['source'] for i in ('O4', 'O6', 'O7'))"
 check "claims/verdicts-from-numbers" "
 v = {i: c['verdict'] for i, c in claims.items()}
 assert v['O1'] == 'held' and v['O2'] == 'held' and v['O3'] == 'held' and v['O4'] == 'held', v
-assert v['O7'] == 'not tested' and 'D4' in claims['O7']['reason'], claims['O7']
+sim = {(r['simulation'], r['setting']): r for r in rows('ode-sim.csv')}
+o7 = []
+for n in ('capsule-mu1', 'three-spheres-mu1'):
+    c, w9, w1 = (float(sim[(n, s)]['wdiff_mean']) for s in ('qs20-cold', 'qs20-warm0.9', 'qs20-warm1'))
+    o7.append(w1 > c and w9 > c)
+assert v['O7'] == ('held' if all(o7) else 'did not hold'), (v['O7'], o7)
 assert v['F1'] == 'held', v
 o5 = [float(x.split()[1]) for x in claims['O5']['numbers'].split('; ')]
 assert v['O5'] == ('held' if all(x < 1 for x in o5) else 'did not hold'), (v['O5'], o5)"
+check "d4/slides-stop-near-5.10m-every-solver" "
+sim = rows('ode-sim.csv')
+assert len(sim) == 8, len(sim)
+for r in sim:
+    assert r['steps'] == '300' and 4.9 <= float(r['distance_body0']) <= 5.2, r
+    assert float(r['kinetic_energy_end']) < 0.01 * float(r['kinetic_energy_start']), r
+    assert float(r['max_penetration']) < 1e-3 and float(r['wdiff_mean']) < 1e-3, r"
 ok "claims/two-lists-in-markdown" bash -c "grep -q '^## Claims of the source' '$T/o/ode.md' && grep -q '^## Findings of this suite' '$T/o/ode.md' && grep -q '^## D3' '$T/o/ode.md'"
 ok "registry/ode-sor-gone" bash -c "! '$LB' table ode-sor --out '$T/x' 2>/dev/null"
 
@@ -86,7 +99,7 @@ try:
 except ImportError:
     sys.exit(3)
 d = sys.argv[1]
-for f in ('ode.csv', 'ode-scaling.csv', 'claims.csv', 'runs.csv'):
+for f in ('ode.csv', 'ode-scaling.csv', 'ode-sim.csv', 'claims.csv', 'runs.csv'):
     try:
         t = pandas.read_csv(os.path.join(d, f))
         good = len(t) >= 1 and len(t.columns) >= 2
