@@ -197,7 +197,7 @@ typedef struct bench_table {
 
 /* the tables (one file each, registered in table.c) */
 bench_table_fn bench_table_amgs1, bench_table_amgs2, bench_table_amgs_figures,
-    bench_table_reorder, bench_table_spook_pgs, bench_table_ode_sor, bench_table_transversal,
+    bench_table_reorder, bench_table_spook_pgs, bench_table_ode, bench_table_transversal,
     bench_table_amgs_regime, bench_table_reorder_sim,
     bench_table_peers;
 

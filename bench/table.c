@@ -45,7 +45,9 @@ static const bench_variant v_spook[] = {
               "against ldlt-ref; SPOOK eps x d grid with an impact; the slide scene for box "
               "against cone friction"}};
 static const bench_variant v_ode[] = {
-    {"suite", "PSOR (pgs --omega) on captured instances, cold start, sweeps to 1e-6"}};
+    {"suite", "quickstep in its own regime (PSOR omega 1.3, ordering ode8, 20 sweeps; cold, "
+              "warm 0.9 and 1) beside ODE's Dantzig on captured instances, errors against "
+              "ldlt-ref"}};
 static const bench_variant v_transversal[] = {
     {"suite", "beads on centre-attached distance joints (towed, hang, thread, chain, "
               "pendulum), seeded 1e-9 rad offsets, VTS exact with ldlt-ref"}};
@@ -72,8 +74,8 @@ static const bench_table tables[] = {
      bench_table_reorder_sim, VARIANTS(v_reorder_sim)},
     {"spook-pgs", "Lacoursiere: PGS error per sweep (spheres), cost of a sweep against size",
      bench_table_spook_pgs, VARIANTS(v_spook)},
-    {"ode-sor", "ODE quickstep: PSOR omega 0.8..1.9, natural vs reshuffled every 8",
-     bench_table_ode_sor, VARIANTS(v_ode)},
+    {"ode", "ODE wiki: Dantzig and quickstep (20 sweeps), failure set, time against m",
+     bench_table_ode, VARIANTS(v_ode)},
     {"transversal", "Francu: jitter onset against h_crit, steppers, beta, PGS, chain, energy",
      bench_table_transversal, VARIANTS(v_transversal)},
     {"peers", "Siconos, ODE/DART and Bullet beside our solvers: time, residual, profiles",
@@ -162,7 +164,8 @@ static void help(void)
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 300, --full 1000;\n"
            "               amgs-figures: default 200, more than 100)\n"
-           "  --quick      a small grid (amgs-table1, amgs-regime, transversal: the tests' mode)\n"
+           "  --quick      a small grid (amgs-table1, amgs-regime, transversal, ode: the tests'\n"
+           "               mode)\n"
            "  --full       the whole grid or the source's full protocol (amgs-regime: 4 scenes\n"
            "               x 6 compliances x 3 d x seeds x steps; amgs-table2: 1000 steps;\n"
            "               spook-pgs: eps x d 4 x 4 on 200 spheres; reorder-sim, ode: more)\n"
