@@ -7,8 +7,8 @@
  * those).  Solvers: every registered solver, each on the instances it supports
  * (lcp_solver_supports: the pairs it refuses are listed, not run); solvers flagged dense in
  * the registry (every peer, lemke-ref, the explicit AMGS) only on instances of at most
- * DENSE_CAP rows, since the harness has no per-run time limit yet (measured: ode-dantzig
- * 13 s and lemke-ref over 2 minutes per solve on 868 to 1530 rows).  Every run: cold start,
+ * DENSE_CAP rows, to keep the table within minutes (measured: ode-dantzig 13 s and
+ * lemke-ref over 2 minutes per solve on 868 to 1530 rows; --timeout limits each run).  Every run: cold start,
  * tol 1e-6 and maxit 10000 (--maxit) asked of every solver; ours stop at ||r||_2 <= tol, each
  * peer maps them onto its own test and its own cap and stops by that.  jacobi runs with
  * omega auto, the others with their defaults.  The reference of zdiff/wdiff is ldlt-ref's
@@ -637,8 +637,8 @@ static int write_md(const bench_table_ctx *t, const peers *Q, const bench_claim 
                "methods: their own end).  "
                "jacobi with omega auto, every other solver with its defaults.  Solvers flagged "
                "dense (every peer, lemke-ref, amgs-*-explicit) run only on instances of at "
-               "most %d rows: the harness has no per-run time limit yet, and ode-dantzig "
-               "took 13 s and lemke-ref over 2 minutes per solve on 868 to 1530 rows.  "
+               "most %d rows, to keep the table within minutes (ode-dantzig took 13 s and "
+               "lemke-ref over 2 minutes per solve on 868 to 1530 rows).  "
                "Residuals are the harness's (||r||_2 of the natural map, and relative: "
                "/ max(1, ||q||_2)); zdiff and wdiff are against ldlt-ref's answer.  A run "
                "*solves* an instance when ||r||_2 <= 1e-6.  Time: median of %d timing runs "
