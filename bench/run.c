@@ -300,7 +300,8 @@ int bench_run_text(const char *cmd, const char *text, const char *name, const ch
  * into memory and its history file written into a scratch folder of its own, then sends the
  * row text, the history's name and its bytes.  So every file but the time columns and
  * provenance is the serial run's, whatever N.  Cost per cell: two messages and the copy of
- * its history; rank 0 polls every 50 us and runs no cell. */
+ * its history; each worker holds one cell ahead; rank 0 polls every millisecond and runs
+ * no cell. */
 #ifdef LCPBENCH_HAVE_MPI
 #include <mpi.h>
 #include <stdint.h>
@@ -412,8 +413,10 @@ static char *pack(long cell, int failed, const char *row, size_t rowlen, const c
     return b;
 }
 
-/* A worker: ask for cells and run each with one_run until rank 0 answers -1.  The instance
- * of the last cell stays read (cells of one instance are dealt in a row). */
+/* A worker: ask for cells and run each with one_run until rank 0 answers -1.  Rank 0
+ * answers the first request with two cells and each result with one more, so a worker always
+ * holds the next cell while it runs one and never waits for rank 0.  The instance of the last
+ * cell stays read (cells of one instance are dealt in a row). */
 static int mpi_worker(const bench_suite *S, const char *work)
 {
     char hist[BENCH_PATH + 64], path[2 * BENCH_PATH], msg[8400];
@@ -428,12 +431,14 @@ static int mpi_worker(const bench_suite *S, const char *work)
     lcp_problem P;
     lcp_problem_init(&P);
     double *z = NULL;
+    long next = -1;
+    MPI_Request rq;
     char *b = pack(-1, 0, "", 0, "", "", 0, &len);
-    for (;;) {
-        MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-        free(b);
-        MPI_Recv(&cell, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (cell < 0 || cell >= total) break;
+    MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+    free(b);
+    MPI_Recv(&cell, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
+    while (cell >= 0 && cell < total) {
         const bench_inst *I = &S->inst[ci[cell]];
         if (ci[cell] != cur) {        /* the grid loop's reading, for this instance */
             free(z);
@@ -472,7 +477,13 @@ static int mpi_worker(const bench_suite *S, const char *work)
         b = pack(cell, bad, row ? row : "", rowlen, m.history, hb ? hb : "", hl, &len);
         free(row);
         free(hb);
+        MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        free(b);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);     /* the cell dealt ahead */
+        cell = next;
+        MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
     }
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);         /* the answer to the last result: -1 */
     free(z);
     lcp_problem_free(&P);
     free(ci);
@@ -504,13 +515,16 @@ static int put_cell(const char *b, FILE *runs, const char *histdir)
 }
 
 /* Rank 0: deal the cells of S (none when S is NULL: the workers are sent home) and write
- * what comes back in cell order into runs and histdir.  0, or 1 when a cell failed. */
+ * what comes back in cell order into runs and histdir.  A worker is done when it has been
+ * answered -1 twice (the cell it held ahead, and its last result).  0, or 1 when a cell
+ * failed. */
 static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const char *histdir)
 {
     long total = S ? bench_suite_runs(S) : 0, next = 0, written = 0;
     int active = mw->n - 1, failed = 0;
     char **got = calloc((size_t)total + 1, sizeof *got);
-    if (!got) {
+    int *ends = calloc((size_t)mw->n, sizeof *ends);
+    if (!got || !ends) {
         bench_error(CMD, "out of memory");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -521,7 +535,7 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
         int flag = 0, len = 0;
         MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &s);
         if (!flag) {
-            nanosleep(&(struct timespec){0, 50000}, NULL);
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
             continue;
         }
         MPI_Get_count(&s, MPI_BYTE, &len);
@@ -538,9 +552,11 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
             b = NULL;
         }
         free(b);
-        long give = next < total ? next++ : -1;
-        if (give < 0) active--;
-        MPI_Send(&give, 1, MPI_LONG, s.MPI_SOURCE, TAG_CELL, MPI_COMM_WORLD);
+        for (int k = h.cell < 0 ? 2 : 1; k > 0; k--) {
+            long give = next < total ? next++ : -1;
+            if (give < 0 && ++ends[s.MPI_SOURCE] == 2) active--;
+            MPI_Send(&give, 1, MPI_LONG, s.MPI_SOURCE, TAG_CELL, MPI_COMM_WORLD);
+        }
         for (; written < total && got[written]; written++) {
             failed |= put_cell(got[written], runs, histdir);
             free(got[written]);
@@ -550,6 +566,7 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
     }
     bench_progress_end(&prog);
     free(got);
+    free(ends);
     return failed || written < total;
 }
 
