@@ -115,6 +115,10 @@ int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int f
  * (shard,of,cell,instance,label: every cell of the grid), what `lcpbench merge' checks. */
 int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir, int force,
                          int quiet, int shard_k, int shard_n, int argc, char **argv);
+/* bench_provenance_file (bench.h) of a run on nranks MPI ranks (0: none): also "ranks" and
+ * "hosts", the host of each rank (hosts: nranks strings, hostlen bytes apart). */
+int bench_provenance_ranks(const char *cmd, const char *path, int argc, char **argv,
+                           int nranks, const char *hosts, size_t hostlen);
 /* the runs.csv header line (with its newline) */
 void bench_runs_head(FILE *f);
 

@@ -107,6 +107,12 @@ int bench_provenance_json(const char *cmd, const char *dir, int argc, char **arg
 
 int bench_provenance_file(const char *cmd, const char *path, int argc, char **argv)
 {
+    return bench_provenance_ranks(cmd, path, argc, argv, 0, NULL, 0);
+}
+
+int bench_provenance_ranks(const char *cmd, const char *path, int argc, char **argv,
+                           int nranks, const char *hosts, size_t hostlen)
+{
     char msg[8400];
     bench_out o;
     if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
@@ -131,7 +137,16 @@ int bench_provenance_file(const char *cmd, const char *path, int argc, char **ar
         if (i) fprintf(f, ", ");
         json_str(f, argv[i]);
     }
-    fprintf(f, "]\n}\n");
+    fprintf(f, "]");
+    if (nranks > 0) {
+        fprintf(f, ",\n  \"ranks\": %d,\n  \"hosts\": [", nranks);
+        for (int r = 0; r < nranks; r++) {
+            if (r) fprintf(f, ", ");
+            json_str(f, hosts + (size_t)r * hostlen);
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "\n}\n");
     if (bench_out_commit(&o, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
         return 1;

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# mpi.sh LCPBENCH MKINST MPI SANITIZE: `mpirun -np N lcpbench run SUITE --out DIR' writes the
+# folder of the serial run (README, "Grids on a cluster").  shards.sh's grid (3 instances, one
+# captured from a scene, x 5 solver lines, with a timed-out run) is run serially and under 2,
+# 3 and 4 ranks: runs.csv and every history are byte-identical once the time columns are
+# dropped, the file lists and captured instances identical, provenance.json lists the ranks
+# and their hosts.  A cell that fails (an external solver whose command fails) is recorded with its status
+# under MPI as serially, with the same exit status.  A worker rank killed with SIGKILL in the
+# middle of a cell ends the job with a message, exit status not 0, and DIR is not written
+# (what is left is DIR.tmpPID marked INCOMPLETE, or nothing).  MPI: "true" when lcpbench is
+# built with MPI; skipped otherwise, and under sanitizers (Open MPI's own leaks and checks).
+set -u
+LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+MK=$2
+if [ "$3" != true ]; then echo "1..0 # SKIP lcpbench built without MPI (-Dmpi)"; exit 0; fi
+if [ "$4" != none ]; then echo "1..0 # SKIP MPI runs are not tested under sanitizers"; exit 0; fi
+command -v mpirun >/dev/null || { echo "1..0 # SKIP no mpirun"; exit 0; }
+. "$(dirname "$0")/tap.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+export TMPDIR=$T
+mpi() { local np=$1; shift; mpirun --oversubscribe -np "$np" "$LB" "$@"; }
+
+"$MK" "$T/i1" 7 && "$MK" "$T/i2" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
+cat >"$T/s.txt" <<EOS
+suite shards
+set reps=1 tol=1e-8 maxit=300
+instance $T/i1
+instance $T/i2
+scene capsule step=2 name=cap
+solver pgs
+solver pgs omega=1.3
+solver jacobi maxit=50
+solver pgs tol=-1 maxit=2000000000 timeout=0.1 label=slow
+solver ldlt-ref
+EOS
+# runs.csv or a history without its time columns, as one canonical text
+strip() {
+  python3 - "$1" <<'PY'
+import csv, sys
+TIME = {"time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s"}
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+keep = [i for i, h in enumerate(rows[0]) if h not in TIME]
+for r in rows:
+    print(",".join(r[i] for i in keep))
+PY
+}
+same_folder() {   # same_folder A B: every file but provenance.json, times stripped from CSV
+  local a=$1 b=$2
+  [ -s "$a/runs.csv" ] && [ -s "$b/runs.csv" ] || return 1
+  [ "$( (cd "$a" && find . -type f ! -name provenance.json | sort) )" = \
+    "$( (cd "$b" && find . -type f ! -name provenance.json | sort) )" ] || return 1
+  (cd "$a" && find . -type f ! -name provenance.json) | while read -r f; do
+    case $f in
+      ./runs.csv|./history/*) [ "$(strip "$a/$f")" = "$(strip "$b/$f")" ] || { echo "# differs: $f"; exit 1; } ;;
+      *) cmp -s "$a/$f" "$b/$f" || { echo "# differs: $f"; exit 1; } ;;
+    esac
+  done
+}
+ranks_are() {   # ranks_are DIR N: provenance.json says N ranks and names N hosts
+  python3 - "$1/provenance.json" "$2" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+sys.exit(0 if p.get("ranks") == n and len(p.get("hosts", [])) == n and all(p["hosts"]) else 1)
+PY
+}
+
+"$LB" run "$T/s.txt" --out "$T/W" --no-plots >/dev/null 2>&1
+ok "serial/run-writes-its-rows-and-no-ranks" bash -c "[ \$(wc -l <'$T/W/runs.csv') = 16 ] && [ \$(grep -c '^[^,]*,slow,.*,timeout,' '$T/W/runs.csv') = 3 ] && ! grep -q '\"ranks\"' '$T/W/provenance.json'"
+for N in 2 3 4; do
+  run mpi $N run "$T/s.txt" --out "$T/M$N" --no-plots
+  ok "mpi/$N-ranks-exit-0" rc_is 0
+  ok "mpi/$N-ranks-equal-the-serial-run-but-times-and-provenance" same_folder "$T/W" "$T/M$N"
+  ok "mpi/$N-ranks-provenance-lists-the-ranks-and-hosts" ranks_are "$T/M$N" $N
+done
+ok "mpi/time-columns-are-really-there" bash -c "head -1 '$T/M2/runs.csv' | grep -q time_setup_s && head -1 '$T/M2/history/i1__pgs.csv' | grep -q time_s"
+ok "mpi/no-scratch-folder-left" bash -c "[ -z \"\$(find '$T' -maxdepth 1 -name 'lcpbench-rank*')\" ]"
+
+# a cell that cannot start: its row and status, the grid goes on, the serial exit status
+sed 's/^solver ldlt-ref$/solver external broken cmd=false\nsolver ldlt-ref/' "$T/s.txt" >"$T/f.txt"
+run "$LB" run "$T/f.txt" --out "$T/FW" --no-plots
+echo "$(cat "$T/rc")" >"$T/frc"
+run mpi 3 run "$T/f.txt" --out "$T/FM" --no-plots
+ok "mpi/failed-cell-recorded-like-serial" bash -c "[ \$(grep -c ',broken,.*,external-failed,' '$T/FM/runs.csv') = 3 ] && [ \$(wc -l <'$T/FM/runs.csv') = 19 ]"
+ok "mpi/failed-cell-same-exit-status-as-serial" bash -c "[ \$(cat '$T/frc') = 1 ] && [ \$(cat '$T/rc') = 1 ]"
+ok "mpi/failed-cell-grid-equals-serial" same_folder "$T/FW" "$T/FM"
+
+# a worker rank killed in the middle of a long cell
+# (no timeout=: the cell runs in the worker itself, with no measurement child to outlive it)
+printf 'instance %s\nset reps=1 tol=-1 maxit=30000000\nsolver pgs\nsolver jacobi\n' \
+  "$T/i1" >"$T/long.txt"
+mpi 2 run "$T/long.txt" --out "$T/D" --no-plots >"$T/kout" 2>"$T/kerr" &
+job=$!
+for _ in $(seq 100); do
+  w=$(find "$T" -maxdepth 1 -name 'lcpbench-rank1.tmp*' | head -1)
+  [ -n "$w" ] && [ -d "$w/history" ] && break
+  sleep 0.1
+done
+sleep 0.5
+[ -n "$w" ] && kill -9 "${w##*.tmp}"
+wait $job
+krc=$?
+ok "mpi/dead-rank-ends-the-job-with-status-not-0" bash -c "[ -n '$w' ] && [ $krc != 0 ]"
+ok "mpi/dead-rank-leaves-no-DIR" bash -c "[ ! -e '$T/D' ] && for d in '$T'/D.tmp*; do [ ! -e \"\$d\" ] || [ -e \"\$d/INCOMPLETE\" ] || exit 1; done"
+ok "mpi/dead-rank-leaves-no-process" bash -c "sleep 0.5; ! ps -eo args | grep -v grep | grep -q -- '$T/long.txt'"
+ok "mpi/dead-rank-says-so" bash -c "grep -qi 'exited\|killed\|signal\|abort' '$T/kerr'"
+tap_done
