@@ -33,29 +33,7 @@ solver jacobi maxit=50
 solver pgs tol=-1 maxit=2000000000 timeout=0.1 label=slow
 solver ldlt-ref
 EOS
-# runs.csv or a history without its time columns, as one canonical text
-strip() {
-  python3 - "$1" <<'PY'
-import csv, sys
-TIME = {"time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s"}
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-keep = [i for i, h in enumerate(rows[0]) if h not in TIME]
-for r in rows:
-    print(",".join(r[i] for i in keep))
-PY
-}
-same_folder() {   # same_folder A B: every file but provenance.json, times stripped from CSV
-  local a=$1 b=$2
-  [ -s "$a/runs.csv" ] && [ -s "$b/runs.csv" ] || return 1
-  [ "$( (cd "$a" && find . -type f ! -name provenance.json | sort) )" = \
-    "$( (cd "$b" && find . -type f ! -name provenance.json | sort) )" ] || return 1
-  (cd "$a" && find . -type f ! -name provenance.json) | while read -r f; do
-    case $f in
-      ./runs.csv|./history/*) [ "$(strip "$a/$f")" = "$(strip "$b/$f")" ] || { echo "# differs: $f"; exit 1; } ;;
-      *) cmp -s "$a/$f" "$b/$f" || { echo "# differs: $f"; exit 1; } ;;
-    esac
-  done
-}
+. "$(dirname "$0")/same_folder.sh"
 ranks_are() {   # ranks_are DIR N: provenance.json says N ranks and names N hosts
   python3 - "$1/provenance.json" "$2" <<'PY'
 import json, sys
