@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -315,7 +316,7 @@ lcp_status bench_run_limited(const lcp_problem *P, const lcp_solver *s, const lc
     int fd[2];
     if (pipe(fd) != 0) return r->status = LCP_ERR_NOMEM;
     fflush(NULL);                               /* the child writes nothing through stdio */
-    pid_t pid = fork();
+    pid_t harness = getpid(), pid = fork();
     if (pid < 0) {
         close(fd[0]);
         close(fd[1]);
@@ -323,6 +324,10 @@ lcp_status bench_run_limited(const lcp_problem *P, const lcp_solver *s, const lc
     }
     if (pid == 0) {
         close(fd[0]);
+        /* dies with the harness, even when the harness is killed outright (SIGKILL), so a
+         * limited solve never outlives the run that started it */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != harness) _exit(1); /* the harness died before prctl */
         child(fd[1], P, s, opt, z_start, reps, z, h);
     }
     close(fd[1]);

@@ -87,6 +87,10 @@ if [ -n "$left" ]; then
   ok "run/after-sigKILL-a-new-run-completes" bash -c "[ \$(cat '$T/rc') = 0 ] && [ ! -e '$T/R/INCOMPLETE' ] && [ -s '$T/R/runs.csv' ]"
   rm -rf "$left"
 fi
+# SIGKILL of a run whose solves are limited (timeout=): the measurement child dies with it
+interrupt KILL "$LB" run "$T/slowt.txt" --out "$T/R" --force --no-plots
+ok "run/sigKILL-with-timeout-leaves-no-measurement-child" no_child
+rm -rf "$T"/R.tmp*
 # an ordinary run replaces the folder whole: no file of the previous run is left
 touch "$T/R/stale.csv"
 run "$LB" run "$T/fast.txt" --out "$T/R" --force --no-plots
