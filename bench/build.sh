@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# build.sh: installs what lcpbench needs on Debian (12 "bookworm" or later) and builds it (release, in
-# build/): compiler, meson, ninja,
-# SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE, gnuplot, and DART's copy of ODE's Dantzig routine
-# (the differential test of `dantzig').  Skips the install when all are present.
+# build.sh: installs what lcpbench needs on Debian (12 "bookworm" or later) and builds it
+# (release, in build/): compiler, meson, ninja, SuiteSparse (CHOLMOD), OpenBLAS, LAPACKE,
+# gnuplot.  Skips the install when all are present.
 set -euo pipefail
 # With --tests, also what the tests compare against or need (tests/run.sh passes it): the
-# peer libraries, FCLIB, pandas and SciPy for the plain-CSV and Matrix Market checks, clang
-# and libFuzzer for the fuzz targets, Open MPI for `mpirun lcpbench run'.  Each is optional for the build itself.
+# peer libraries (Siconos Numerics, DART's copy of ODE's Dantzig routine, Bullet), FCLIB,
+# pandas and SciPy for the plain-CSV and Matrix Market checks, clang and libFuzzer for the
+# fuzz targets, Open MPI for `mpirun lcpbench run'.  Each is optional for the build itself.
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
