@@ -24,6 +24,7 @@
  *   determinism/...       two runs give bit-identical states
  */
 #include "prob.h"
+#include "makeworld.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -32,24 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int make(prob_world *W, const char *scene, const char *const *kv)
-{
-    const prob_scene *s = prob_scene_find(scene);
-    prob_params P;
-    char msg[512];
-    if (!s) return -1;
-    prob_params_default(s, &P);
-    for (; kv && *kv; kv++)
-        if (prob_params_set(&P, *kv, msg, sizeof msg) != LCP_OK) {
-            tap_diag("%s: %s", scene, msg);
-            return -1;
-        }
-    if (prob_world_create(W, s, &P, msg, sizeof msg) != LCP_OK) {
-        tap_diag("%s: %s", scene, msg);
-        return -1;
-    }
-    return 0;
-}
 
 static int step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_info *info)
 {

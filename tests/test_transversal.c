@@ -36,6 +36,7 @@
  *                   cold-started PGS jitters at 0.95 h_crit with 5 sweeps, not with 100
  */
 #include "transversal.h"
+#include "makeworld.h"
 #include "tap.h"
 
 #include <lapacke.h>
@@ -46,24 +47,6 @@
 
 static const double PI = 3.14159265358979323846;
 
-static int make(prob_world *W, const char *scene, const char *const *kv)
-{
-    const prob_scene *s = prob_scene_find(scene);
-    prob_params P;
-    char msg[512];
-    if (!s) return -1;
-    prob_params_default(s, &P);
-    for (; kv && *kv; kv++)
-        if (prob_params_set(&P, *kv, msg, sizeof msg) != LCP_OK) {
-            tap_diag("%s: %s", scene, msg);
-            return -1;
-        }
-    if (prob_world_create(W, s, &P, msg, sizeof msg) != LCP_OK) {
-        tap_diag("%s: %s", scene, msg);
-        return -1;
-    }
-    return 0;
-}
 
 static uint64_t rng_state = 12345;
 static double urand(void) /* [-1, 1), splitmix64 */
