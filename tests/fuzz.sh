@@ -3,7 +3,8 @@
 # (read or solve) with clang (-fsanitize=fuzzer,address,undefined) from the library's
 # sources, replay the committed corpus tests/fuzz/corpus-TARGET/ (every crash once found and
 # fixed is kept there as a regression input), replay tests/fuzz/known-TARGET/ if any (inputs
-# that still fail: open defects, TAP TODO lines), then fuzz for SECONDS seconds.  TAP: a line each, or "1..0 # SKIP" when clang cannot build a fuzzer
+# that still fail: open defects, TAP TODO lines), then fuzz for SECONDS seconds from the seed
+# FUZZ_SEED (default 1).  TAP: a line each, or "1..0 # SKIP" when clang cannot build a fuzzer
 # (FUZZ_REQUIRED=1 makes that a failure).  The objects are built once in WORKDIR/obj (in
 # parallel, under a lock: both targets share them) and rebuilt when their source or a header
 # is newer.  A crash leaves its input in WORKDIR/crash-TARGET-* (printed).
@@ -78,15 +79,24 @@ for f in "$SRC/tests/fuzz/known-$TGT"/*; do
   k=$((k + 1))
 done
 # 3. fuzz for SECS seconds (new inputs go to a scratch corpus, not into the source tree)
-TMPDIR=$RUN/tmp "$BIN" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 -max_len=4096 \
-  -print_final_stats=1 -artifact_prefix="$WORK/crash-$TGT-" "$RUN/corpus" \
+#    from a fixed seed (FUZZ_SEED, default 1), so that a failure in CI can be replayed
+SEED=${FUZZ_SEED:-1}
+TMPDIR=$RUN/tmp "$BIN" -seed="$SEED" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 \
+  -max_len=4096 -print_final_stats=1 -artifact_prefix="$WORK/crash-$TGT-" "$RUN/corpus" \
   "$SRC/tests/fuzz/corpus-$TGT" >"$RUN/fuzz.log" 2>&1
 rc=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$RUN/fuzz.log")
-if [ $rc = 0 ]; then echo "ok $k - fuzz/$TGT: ${runs:-?} inputs in $SECS s without a crash, leak or hang"
+if [ $rc = 0 ]; then echo "ok $k - fuzz/$TGT: ${runs:-?} inputs in $SECS s (seed $SEED) without a crash, leak or hang"
 else
-  echo "not ok $k - fuzz/$TGT: crash after ${runs:-?} inputs; reproducer: $(ls "$WORK"/crash-"$TGT"-* 2>/dev/null | tail -1)"
-  grep -A30 "ERROR\|violated\|runtime error" "$RUN/fuzz.log" | head -60 | sed 's/^/# /'; fails=1
+  repro=$(ls -t "$WORK"/crash-"$TGT"-* 2>/dev/null | head -1)
+  echo "not ok $k - fuzz/$TGT: failure after ${runs:-?} inputs (seed $SEED); reproducer: ${repro:-none}"
+  # the details go to stderr too: a TAP runner shows stderr, not "#" lines, when a test fails;
+  # the reproducer is printed in base64 so that a failure on another machine can be replayed
+  # (base64 -d > f; fuzz_TARGET f)
+  { grep -B2 -A30 "ERROR\|violated\|runtime error\|SUMMARY" "$RUN/fuzz.log" | head -60
+    [ -n "$repro" ] && { echo "reproducer, base64:"; base64 -w 76 "$repro"; }
+  } | tee /dev/stderr | sed 's/^/# /'
+  fails=1
 fi
 echo "1..$k"
 [ $fails = 0 ]
