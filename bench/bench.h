@@ -8,6 +8,7 @@
 #define BENCH_H
 
 #include "lcp.h"
+#include "lcp_alloc.h" /* the library's allocation wrapper, shared by bench/ */
 
 #include <stdint.h>
 #include <stdio.h>

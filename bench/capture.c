@@ -53,10 +53,6 @@ typedef struct capture_ctx {
     char msg[8192];
 } capture_ctx;
 
-static const char *const instance_files[] = {"A.mtx",   "q.mtx",    "lo.mtx",   "hi.mtx",
-                                             "findex.mtx", "J.mtx", "Minv.mtx", "E.mtx",
-                                             "z0.mtx",  "zref.mtx", "meta.txt", NULL};
-
 static int wants(const run_args *a, long step)
 {
     if (a->every > 0) return step % a->every == 0;
@@ -77,19 +73,22 @@ static lcp_status capture_hook(void *vctx, const prob_world *W, const lcp_proble
     (void)W;
     capture_ctx *c = vctx;
     if (!wants(c->a, step)) return LCP_OK;
-    char dir[4096], path[4200];
+    char dir[4096];
     folder(c->a, step, dir, sizeof dir);
-    if (bench_mkdir_p(dir, c->msg, sizeof c->msg) != 0) return LCP_ERR_IO;
-    if (c->a->force)
-        for (int k = 0; instance_files[k]; k++) {
-            snprintf(path, sizeof path, "%s/%s", dir, instance_files[k]);
-            if (remove(path) != 0 && errno != ENOENT) {
-                snprintf(c->msg, sizeof c->msg, "%s: cannot remove: %s", path, strerror(errno));
-                return LCP_ERR_IO;
-            }
-        }
-    lcp_status st = lcp_write_instance(dir, P, c->msg, sizeof c->msg);
-    if (st != LCP_OK) return st;
+    /* written whole beside dir (dir.tmpPID) and renamed into place: a failure, or a signal,
+     * leaves the earlier folder as it was (harness.h, interrupted commands) */
+    bench_stage sg;
+    if (bench_stage_open(c->a->cmd, &sg, dir, c->a->force) != 0) {
+        snprintf(c->msg, sizeof c->msg, "%s: cannot write", dir);
+        return LCP_ERR_IO;
+    }
+    lcp_status st = lcp_write_instance(sg.work, P, c->msg, sizeof c->msg);
+    if (bench_stage_commit(c->a->cmd, &sg, st == LCP_OK) != 0 && st == LCP_OK) st = LCP_ERR_IO;
+    if (st != LCP_OK) {
+        if (st == LCP_ERR_NOMEM) /* the message names dir, not the temporary */
+            snprintf(c->msg, sizeof c->msg, "%s: out of memory", dir);
+        return st;
+    }
     printf("%s\n", dir);
     fflush(stdout);
     c->written++;

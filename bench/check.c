@@ -46,7 +46,7 @@ static figure *fig_add(figlist *L, const char *inst, const char *solver, const c
 {
     if (L->n == L->cap) {
         int cap = L->cap ? 2 * L->cap : 256;
-        figure *f = realloc(L->f, (size_t)cap * sizeof *f);
+        figure *f = lcp_realloc(L->f, (size_t)cap, sizeof *f);
         if (!f) return NULL;
         L->f = f;
         L->cap = cap;
@@ -378,7 +378,7 @@ int bench_cmd_check(int argc, char **argv)
         else
             fprintf(stderr, "lcpbench check: FAILED against %s\n", baseline);
     }
-    free(L.f);
+    lcp_free(L.f);
     if (!out) nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;
 }

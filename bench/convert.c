@@ -122,8 +122,8 @@ static lcp_status csr_from_dense(lcp_csr *M, int m, const double *a)
     size_t nnz = 0;
     for (size_t k = 0; k < (size_t)m * m; k++) nnz += a[k] != 0.0;
     if (nnz > 2147483647u) return LCP_ERR_TOO_LARGE;
-    int *ti = malloc((nnz ? nnz : 1) * sizeof *ti), *tj = malloc((nnz ? nnz : 1) * sizeof *tj);
-    double *tx = malloc((nnz ? nnz : 1) * sizeof *tx);
+    int *ti = lcp_malloc((nnz ? nnz : 1), sizeof *ti), *tj = lcp_malloc((nnz ? nnz : 1), sizeof *tj);
+    double *tx = lcp_malloc((nnz ? nnz : 1), sizeof *tx);
     lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
     size_t k = 0;
     for (int i = 0; st == LCP_OK && i < m; i++)
@@ -134,9 +134,9 @@ static lcp_status csr_from_dense(lcp_csr *M, int m, const double *a)
                 tx[k++] = a[(size_t)i * m + j];
             }
     if (st == LCP_OK) st = lcp_csr_from_triplets(M, m, m, (int)nnz, ti, tj, tx);
-    free(ti);
-    free(tj);
-    free(tx);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
     return st;
 }
 
@@ -146,7 +146,7 @@ static lcp_status from_dense(lcp_problem *P, int m, const double *a, const doubl
 {
     lcp_status st = csr_from_dense(&P->A, m, a);
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, m);
-    if (st == LCP_OK && findex && !(P->findex = malloc((size_t)(m ? m : 1) * sizeof(int))))
+    if (st == LCP_OK && findex && !(P->findex = lcp_malloc((size_t)(m ? m : 1), sizeof(int))))
         st = LCP_ERR_NOMEM;
     for (int i = 0; st == LCP_OK && i < m; i++) {
         P->q[i] = q[i];
@@ -260,8 +260,8 @@ static lcp_status read_siconos(const char *path, lcp_problem *P, char *msg, size
     if (st == LCP_OK && (s0 != n || s1 != n || d0 != n || d1 != n))
         st = fail(msg, len, LCP_ERR_INCONSISTENT, "%s:%ld: matrix %ld x %ld for an LCP of size "
                   "%ld", path, t.line, s0, s1, n);
-    if (st == LCP_OK && (!(a = malloc((size_t)n * n * sizeof *a)) ||
-                         !(q = malloc((size_t)n * sizeof *q))))
+    if (st == LCP_OK && (!(a = lcp_malloc((size_t)n * n, sizeof *a)) ||
+                         !(q = lcp_malloc((size_t)n, sizeof *q))))
         st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
     for (long k = 0; st == LCP_OK && k < n * n; k++) {
         double v;
@@ -271,8 +271,8 @@ static lcp_status read_siconos(const char *path, lcp_problem *P, char *msg, size
     for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 0, 0, &q[i], "q", msg, len);
     if (st == LCP_OK) st = from_dense(P, (int)n, a, q, NULL, NULL, NULL, path, msg, len);
     if (t.f) fclose(t.f);
-    free(a);
-    free(q);
+    lcp_free(a);
+    lcp_free(q);
     return st;
 }
 
@@ -287,11 +287,11 @@ static lcp_status read_ode(const char *path, lcp_problem *P, char *msg, size_t l
     int *fx = NULL;
     if (st == LCP_OK) st = read_int(&t, 1, 1, DENSE_MAX, &n, "n", msg, len);
     if (st == LCP_OK) st = read_int(&t, 1, 0, n, &nub, "nub", msg, len);
-    if (st == LCP_OK && (!(a = malloc((size_t)n * n * sizeof *a)) ||
-                         !(b = malloc((size_t)n * sizeof *b)) ||
-                         !(lo = malloc((size_t)n * sizeof *lo)) ||
-                         !(hi = malloc((size_t)n * sizeof *hi)) ||
-                         !(fx = malloc((size_t)n * sizeof *fx))))
+    if (st == LCP_OK && (!(a = lcp_malloc((size_t)n * n, sizeof *a)) ||
+                         !(b = lcp_malloc((size_t)n, sizeof *b)) ||
+                         !(lo = lcp_malloc((size_t)n, sizeof *lo)) ||
+                         !(hi = lcp_malloc((size_t)n, sizeof *hi)) ||
+                         !(fx = lcp_malloc((size_t)n, sizeof *fx))))
         st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
     for (long k = 0; st == LCP_OK && k < n * n; k++) st = read_num(&t, 1, 0, &a[k], "A", msg, len);
     for (long i = 0; st == LCP_OK && i < n; i++) {
@@ -313,11 +313,11 @@ static lcp_status read_ode(const char *path, lcp_problem *P, char *msg, size_t l
     for (long i = 0; fx && i < n; i++) any |= fx[i] >= 0;
     if (st == LCP_OK) st = from_dense(P, (int)n, a, b, lo, hi, any ? fx : NULL, path, msg, len);
     if (t.f) fclose(t.f);
-    free(a);
-    free(b);
-    free(lo);
-    free(hi);
-    free(fx);
+    lcp_free(a);
+    lcp_free(b);
+    lcp_free(lo);
+    lcp_free(hi);
+    lcp_free(fx);
     return st;
 }
 
@@ -334,12 +334,12 @@ static lcp_status write_ode(const char *path, const lcp_problem *P, int force, c
     while (nub < m && P->lo[nub] == -INFINITY && P->hi[nub] == INFINITY &&
            !(P->findex && P->findex[nub] >= 0))
         nub++;
-    double *row = calloc((size_t)(m ? m : 1), sizeof *row);
+    double *row = lcp_calloc((size_t)(m ? m : 1), sizeof *row);
     bench_out o;
     char m2[4400];
     if (!row) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
     if (bench_out_open(&o, path, force, m2, sizeof m2) != 0) {
-        free(row);
+        lcp_free(row);
         return fail(msg, len, LCP_ERR_IO, "%s", m2);
     }
     FILE *f = o.f;
@@ -356,7 +356,7 @@ static lcp_status write_ode(const char *path, const lcp_problem *P, int force, c
     for (int i = 0; i < m; i++) put_num(f, P->hi[i], i + 1 < m ? " " : "\n");
     for (int i = 0; i < m; i++)
         fprintf(f, "%d%s", P->findex ? P->findex[i] : -1, i + 1 < m ? " " : "\n");
-    free(row);
+    lcp_free(row);
     if (bench_out_commit(&o, 1, m2, sizeof m2) != 0) return fail(msg, len, LCP_ERR_IO, "%s", m2);
     return LCP_OK;
 }
@@ -412,7 +412,7 @@ static lcp_status fc_layout(lcp_problem *P, int nc, int d, int p, const double *
                             const int *keep, int box)
 {
     int m = P->m;
-    if (box && !(P->findex = malloc((size_t)(m ? m : 1) * sizeof(int)))) return LCP_ERR_NOMEM;
+    if (box && !(P->findex = lcp_malloc((size_t)(m ? m : 1), sizeof(int)))) return LCP_ERR_NOMEM;
     for (int a = 0; a < nc; a++)
         for (int r = 0; r < d; r++) {
             int i = keep[d * a + r];
@@ -433,7 +433,7 @@ static lcp_status fc_layout(lcp_problem *P, int nc, int d, int p, const double *
 /* the vector v (length n) of an FCLIB problem into P->q..., or z0/zref */
 static lcp_status pick(const double *v, const int *keep, int n, int m, double **out)
 {
-    if (!(*out = calloc((size_t)(m ? m : 1), sizeof **out))) return LCP_ERR_NOMEM;
+    if (!(*out = lcp_calloc((size_t)(m ? m : 1), sizeof **out))) return LCP_ERR_NOMEM;
     for (int i = 0; i < n; i++)
         if (keep[i] >= 0) (*out)[keep[i]] = v[i];
     return LCP_OK;
@@ -452,11 +452,11 @@ static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_pro
                                        !L->s)))
         return fail(msg, len, LCP_ERR_FORMAT, "%s: W, V or R malformed (sizes, indices or "
                     "non-finite values)", path);
-    int nc = m / d, n = m + p, *keep = malloc((size_t)n * sizeof *keep), mm = 0;
+    int nc = m / d, n = m + p, *keep = lcp_malloc((size_t)n, sizeof *keep), mm = 0;
     if (!keep) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
     for (int a = 0; a < nc; a++) {
         if (!(isfinite(L->mu[a]) && L->mu[a] >= 0)) {
-            free(keep);
+            lcp_free(keep);
             return fail(msg, len, LCP_ERR_FORMAT, "%s: mu of contact %d is %g", path, a,
                         L->mu[a]);
         }
@@ -464,9 +464,9 @@ static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_pro
     }
     for (int r = 0; r < p; r++) keep[m + r] = mm++;
     int cap = fc_nnz(L->W) + 2 * fc_nnz(L->V) + fc_nnz(L->R), k = 0;
-    int *ti = malloc((size_t)(cap ? cap : 1) * sizeof *ti);
-    int *tj = malloc((size_t)(cap ? cap : 1) * sizeof *tj);
-    double *tx = malloc((size_t)(cap ? cap : 1) * sizeof *tx), *q = NULL;
+    int *ti = lcp_malloc((size_t)(cap ? cap : 1), sizeof *ti);
+    int *tj = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tj);
+    double *tx = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tx), *q = NULL;
     lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
     if (st == LCP_OK) {
         fc_triplets(L->W, 0, 0, 0, ti, tj, tx, &k);
@@ -485,7 +485,7 @@ static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_pro
         st = lcp_csr_from_triplets(&P->A, mm, mm, kk, ti, tj, tx);
     }
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
-    if (st == LCP_OK && (q = malloc((size_t)n * sizeof *q))) {
+    if (st == LCP_OK && (q = lcp_malloc((size_t)n, sizeof *q))) {
         memcpy(q, L->q, (size_t)m * sizeof *q);
         if (p) memcpy(q + m, L->s, (size_t)p * sizeof *q);
         for (int i = 0; i < n; i++)
@@ -494,12 +494,12 @@ static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_pro
         st = LCP_ERR_NOMEM;
     }
     if (st == LCP_OK) st = fc_layout(P, nc, d, p, L->mu, keep, box);
-    free(ti);
-    free(tj);
-    free(tx);
-    free(q);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
+    lcp_free(q);
     if (st != LCP_OK) {
-        free(keep);
+        lcp_free(keep);
         return fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
     }
     *keep_out = keep;
@@ -511,21 +511,21 @@ static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_pro
 static lcp_status spd_inverse(const struct fclib_matrix *M, int n, double *inv)
 {
     int k = 0, nn = fc_nnz(M);
-    int *ti = malloc((size_t)(nn ? nn : 1) * sizeof *ti);
-    int *tj = malloc((size_t)(nn ? nn : 1) * sizeof *tj);
-    double *tx = malloc((size_t)(nn ? nn : 1) * sizeof *tx);
+    int *ti = lcp_malloc((size_t)(nn ? nn : 1), sizeof *ti);
+    int *tj = lcp_malloc((size_t)(nn ? nn : 1), sizeof *tj);
+    double *tx = lcp_malloc((size_t)(nn ? nn : 1), sizeof *tx);
     if (!ti || !tj || !tx) {
-        free(ti);
-        free(tj);
-        free(tx);
+        lcp_free(ti);
+        lcp_free(tj);
+        lcp_free(tx);
         return LCP_ERR_NOMEM;
     }
     memset(inv, 0, (size_t)n * n * sizeof *inv);
     fc_triplets(M, 0, 0, 0, ti, tj, tx, &k);
     for (int e = 0; e < k; e++) inv[(size_t)ti[e] * n + tj[e]] += tx[e];
-    free(ti);
-    free(tj);
-    free(tx);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
     if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0 ||
         LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0)
         return LCP_ERR_BREAKDOWN;
@@ -551,12 +551,12 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
                     "at most %d", path, n, GLOBAL_MAX);
     if (!fc_valid(G->M, n, n) || !fc_valid(G->H, n, m) || (p && !fc_valid(G->G, n, p)))
         return fail(msg, len, LCP_ERR_FORMAT, "%s: M, H or G malformed", path);
-    int rows = m + p, nc = m / d, *keep = malloc((size_t)rows * sizeof *keep), mm = 0;
-    double *inv = malloc((size_t)n * n * sizeof *inv), *t = malloc((size_t)n * sizeof *t);
+    int rows = m + p, nc = m / d, *keep = lcp_malloc((size_t)rows, sizeof *keep), mm = 0;
+    double *inv = lcp_malloc((size_t)n * n, sizeof *inv), *t = lcp_malloc((size_t)n, sizeof *t);
     int cap = fc_nnz(G->H) + fc_nnz(G->G), k = 0;
-    int *ti = malloc((size_t)(cap ? cap : 1) * sizeof *ti);
-    int *tj = malloc((size_t)(cap ? cap : 1) * sizeof *tj);
-    double *tx = malloc((size_t)(cap ? cap : 1) * sizeof *tx), *qf = NULL;
+    int *ti = lcp_malloc((size_t)(cap ? cap : 1), sizeof *ti);
+    int *tj = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tj);
+    double *tx = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tx), *qf = NULL;
     lcp_status st = keep && inv && t && ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
     for (int a = 0; st == LCP_OK && a < nc; a++)
         for (int r = 0; r < d; r++) keep[d * a + r] = (box || r == 0) ? mm++ : -1;
@@ -577,7 +577,7 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
     if (st == LCP_OK) st = csr_from_dense(&P->Minv, n, inv); /* Minv, zeros dropped */
     if (st == LCP_OK) st = lcp_csr_jmjt(&P->J, &P->Minv, NULL, &P->A);
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
-    if (st == LCP_OK && !(qf = malloc((size_t)rows * sizeof *qf))) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK && !(qf = lcp_malloc((size_t)rows, sizeof *qf))) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) { /* q = J Minv f + [w; b] over all rows, then the rows kept */
         for (int i = 0; i < n; i++) {
             double s = 0;
@@ -587,9 +587,9 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
         memset(qf, 0, (size_t)rows * sizeof *qf);
         k = 0;
         int nh = fc_nnz(G->H), ng = fc_nnz(G->G), cap2 = nh + ng;
-        int *ri = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *ri);
-        int *rj = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *rj);
-        double *rx = malloc((size_t)(cap2 ? cap2 : 1) * sizeof *rx);
+        int *ri = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *ri);
+        int *rj = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rj);
+        double *rx = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rx);
         if (ri && rj && rx) {
             fc_triplets(G->H, 0, 0, 1, ri, rj, rx, &k);
             if (p) fc_triplets(G->G, m, 0, 1, ri, rj, rx, &k);
@@ -601,20 +601,20 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
         } else {
             st = LCP_ERR_NOMEM;
         }
-        free(ri);
-        free(rj);
-        free(rx);
+        lcp_free(ri);
+        lcp_free(rj);
+        lcp_free(rx);
     }
     P->n = n;
     if (st == LCP_OK) st = fc_layout(P, nc, d, p, G->mu, keep, box);
-    free(inv);
-    free(t);
-    free(ti);
-    free(tj);
-    free(tx);
-    free(qf);
+    lcp_free(inv);
+    lcp_free(t);
+    lcp_free(ti);
+    lcp_free(tj);
+    lcp_free(tx);
+    lcp_free(qf);
     if (st != LCP_OK) {
-        free(keep);
+        lcp_free(keep);
         return fail(msg, len, st, "%s: %s%s", path, lcp_status_str(st),
                     st == LCP_ERR_BREAKDOWN ? " (M is not symmetric positive definite)" : "");
     }
@@ -668,7 +668,7 @@ static lcp_status read_fclib(const char *path, int box, lcp_problem *P, char *ms
     /* libfclib's delete functions free the contents; the structs are the caller's */
     if (L) fclib_delete_local(L);
     if (G) fclib_delete_global(G);
-    free(L);
+    free(L); /* made by libfclib's malloc */
     free(G);
     if (st == LCP_OK) { /* the guess and the solution: r of FCLIB (contact rows only) */
         int ng = 0;
@@ -680,12 +680,12 @@ static lcp_status read_fclib(const char *path, int box, lcp_problem *P, char *ms
         if (s) fclib_delete_solutions(s, 1);
         if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
     }
-    free(keep);
+    lcp_free(keep);
     if (st == LCP_OK) {
         char m2[1024], meta[512];
         snprintf(meta, sizeof meta, "source = FCLIB %s problem\nfriction = %s\n",
                  L ? "local" : "global", box ? "box (findex rows)" : "none (normal rows)");
-        P->meta = strdup(meta);
+        P->meta = lcp_strdup(meta);
         st = lcp_problem_check(P, m2, sizeof m2);
         if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, m2);
     }
@@ -697,7 +697,7 @@ static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int
                                      int which_c, int nr, int nc, const int *pos)
 {
     /* where[i]: block of row i (0 contact, 1 free); pos[i]: its index in the block */
-    struct fclib_matrix *M = calloc(1, sizeof *M);
+    struct fclib_matrix *M = lcp_calloc(1, sizeof *M);
     if (!M) return NULL;
     int nz = 0;
     for (int i = 0; i < P->m; i++)
@@ -707,9 +707,9 @@ static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int
     M->n = nc;
     M->nzmax = nz;
     M->nz = -1;
-    M->p = calloc((size_t)nc + 1, sizeof *M->p);
-    M->i = malloc((size_t)(nz ? nz : 1) * sizeof *M->i);
-    M->x = malloc((size_t)(nz ? nz : 1) * sizeof *M->x);
+    M->p = lcp_calloc((size_t)nc + 1, sizeof *M->p);
+    M->i = lcp_malloc((size_t)(nz ? nz : 1), sizeof *M->i);
+    M->x = lcp_malloc((size_t)(nz ? nz : 1), sizeof *M->x);
     if (!M->p || !M->i || !M->x) return M; /* caller checks */
     /* A is symmetric in structure for what we write: column c of the block = row c of A^T;
      * build CSC by counting per column */
@@ -718,18 +718,18 @@ static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int
             for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
                 if (where[P->A.j[k]] == which_c) M->p[pos[P->A.j[k]] + 1]++;
     for (int c = 0; c < nc; c++) M->p[c + 1] += M->p[c];
-    int *next = malloc((size_t)(nc ? nc : 1) * sizeof *next);
+    int *next = lcp_malloc((size_t)(nc ? nc : 1), sizeof *next);
     if (!next) {
-        free(M->p);
+        lcp_free(M->p);
         M->p = NULL;
         return M;
     }
     memcpy(next, M->p, (size_t)nc * sizeof *next);
     /* rows in increasing new index: visit old rows in the order of their new index */
-    int *byrow = malloc((size_t)(nr ? nr : 1) * sizeof *byrow);
+    int *byrow = lcp_malloc((size_t)(nr ? nr : 1), sizeof *byrow);
     if (!byrow) {
-        free(next);
-        free(M->p);
+        lcp_free(next);
+        lcp_free(M->p);
         M->p = NULL;
         return M;
     }
@@ -746,18 +746,18 @@ static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int
                 M->x[e] = P->A.x[k];
             }
     }
-    free(next);
-    free(byrow);
+    lcp_free(next);
+    lcp_free(byrow);
     return M;
 }
 
 static void fc_free_matrix(struct fclib_matrix *M)
 {
     if (!M) return;
-    free(M->p);
-    free(M->i);
-    free(M->x);
-    free(M);
+    lcp_free(M->p);
+    lcp_free(M->i);
+    lcp_free(M->x);
+    lcp_free(M);
 }
 
 /* Rows of P as FCLIB sees them: where[i] 0 for a contact row (a normal row 0 <= z without
@@ -798,12 +798,12 @@ static lcp_status fc_classify(const lcp_problem *P, int *where, int *nfric, int 
 static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
 {
     int nz = W->p[mc] + nc;
-    int *pp = calloc((size_t)mc + 1, sizeof *pp), *ii = malloc((size_t)nz * sizeof *ii);
-    double *xx = malloc((size_t)nz * sizeof *xx);
+    int *pp = lcp_calloc((size_t)mc + 1, sizeof *pp), *ii = lcp_malloc((size_t)nz, sizeof *ii);
+    double *xx = lcp_malloc((size_t)nz, sizeof *xx);
     if (!pp || !ii || !xx) {
-        free(pp);
-        free(ii);
-        free(xx);
+        lcp_free(pp);
+        lcp_free(ii);
+        lcp_free(xx);
         return LCP_ERR_NOMEM;
     }
     int e = 0;
@@ -819,9 +819,9 @@ static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
         }
         pp[c + 1] = e;
     }
-    free(W->p);
-    free(W->i);
-    free(W->x);
+    lcp_free(W->p);
+    lcp_free(W->i);
+    lcp_free(W->x);
     W->p = pp;
     W->i = ii;
     W->x = xx;
@@ -835,8 +835,8 @@ static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const i
                                  size_t len)
 {
     struct fclib_solution g = {0};
-    double *z0 = calloc((size_t)mc + nf + 1, sizeof *z0);
-    double *zr = calloc((size_t)mc + nf + 1, sizeof *zr);
+    double *z0 = lcp_calloc((size_t)mc + nf + 1, sizeof *z0);
+    double *zr = lcp_calloc((size_t)mc + nf + 1, sizeof *zr);
     lcp_status st = z0 && zr ? LCP_OK : LCP_ERR_NOMEM;
     for (int i = 0; st == LCP_OK && i < P->m; i++) {
         int at = where[i] == 0 ? pos[i] : mc + pos[i];
@@ -849,8 +849,8 @@ static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const i
     g.r = zr;
     if (st == LCP_OK && P->zref && !fclib_write_solution(&g, tmp))
         st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the solution", path);
-    free(z0);
-    free(zr);
+    lcp_free(z0);
+    lcp_free(zr);
     return st;
 }
 
@@ -858,9 +858,9 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
                               size_t len)
 {
     int m = P->m, d = 0, nc = 0, nf = 0, k0 = -1;
-    int *where = malloc((size_t)(m ? m : 1) * sizeof *where);
-    int *pos = malloc((size_t)(m ? m : 1) * sizeof *pos);
-    int *nfric = calloc((size_t)(m ? m : 1), sizeof *nfric);
+    int *where = lcp_malloc((size_t)(m ? m : 1), sizeof *where);
+    int *pos = lcp_malloc((size_t)(m ? m : 1), sizeof *pos);
+    int *nfric = lcp_calloc((size_t)(m ? m : 1), sizeof *nfric);
     lcp_status st = where && pos && nfric ? LCP_OK : LCP_ERR_NOMEM;
     if (st == LCP_OK) st = fc_classify(P, where, nfric, &nc, &k0, msg, len);
     if (st == LCP_OK && nc == 0)
@@ -871,9 +871,9 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     double *q = NULL, *mu = NULL;
     struct fclib_local L = {0};
     struct fclib_info info = {0};
-    int *slot = malloc((size_t)(m ? m : 1) * sizeof *slot);
-    if (st == LCP_OK && (!slot || !(q = calloc((size_t)mc + 1, sizeof *q)) ||
-                         !(mu = calloc((size_t)nc + 1, sizeof *mu))))
+    int *slot = lcp_malloc((size_t)(m ? m : 1), sizeof *slot);
+    if (st == LCP_OK && (!slot || !(q = lcp_calloc((size_t)mc + 1, sizeof *q)) ||
+                         !(mu = lcp_calloc((size_t)nc + 1, sizeof *mu))))
         st = LCP_ERR_NOMEM;
     if (st == LCP_OK) { /* contact a: normal at d*a, its friction rows after it */
         int a = 0;
@@ -902,7 +902,7 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
         if (nf) {
             L.V = fc_block(P, where, 0, 1, mc, nf, pos);
             L.R = fc_block(P, where, 1, 1, nf, nf, pos);
-            L.s = calloc((size_t)nf, sizeof *L.s);
+            L.s = lcp_calloc((size_t)nf, sizeof *L.s);
         }
         if (!L.W || !L.W->p || (nf && (!L.V || !L.V->p || !L.R || !L.R->p || !L.s)))
             st = LCP_ERR_NOMEM;
@@ -941,13 +941,13 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     fc_free_matrix(L.W);
     fc_free_matrix(L.V);
     fc_free_matrix(L.R);
-    free(L.s);
-    free(q);
-    free(mu);
-    free(where);
-    free(pos);
-    free(nfric);
-    free(slot);
+    lcp_free(L.s);
+    lcp_free(q);
+    lcp_free(mu);
+    lcp_free(where);
+    lcp_free(pos);
+    lcp_free(nfric);
+    lcp_free(slot);
     return st;
 }
 #endif /* LCPBENCH_HAVE_FCLIB */
@@ -1048,7 +1048,7 @@ int bench_cmd_convert(int argc, char **argv)
         snprintf(line, sizeof line, "factor_tol = %g (A = J Minv J^T + diag(E) %s)\n",
                  a.ro.factor_tol, a.ro.factor_tol < 0 ? "not checked" : "to this tolerance");
         size_t n0 = P.meta ? strlen(P.meta) : 0;
-        if ((meta = realloc(P.meta, n0 + strlen(line) + 1))) {
+        if ((meta = lcp_realloc(P.meta, n0 + strlen(line) + 1, 1))) {
             memcpy(meta + n0, line, strlen(line) + 1);
             P.meta = meta;
         }

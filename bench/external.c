@@ -35,12 +35,12 @@
 int bench_external_spec(bench_spec *s, const char *name, const char *command, char *msg,
                         size_t msglen)
 {
-    lcp_solver *x = calloc(1, sizeof *x);
-    char *nm = strdup(name), *cmd = strdup(command);
+    lcp_solver *x = lcp_calloc(1, sizeof *x);
+    char *nm = lcp_strdup(name), *cmd = lcp_strdup(command);
     if (!x || !nm || !cmd) {
-        free(x);
-        free(nm);
-        free(cmd);
+        lcp_free(x);
+        lcp_free(nm);
+        lcp_free(cmd);
         snprintf(msg, msglen, "out of memory");
         return 1;
     }
@@ -56,9 +56,9 @@ int bench_external_spec(bench_spec *s, const char *name, const char *command, ch
 void bench_external_free(bench_spec *s)
 {
     if (!s->ext_cmd) return;
-    free((char *)s->solver->name);
-    free((lcp_solver *)s->solver);
-    free(s->ext_cmd);
+    lcp_free((char *)s->solver->name);
+    lcp_free((lcp_solver *)s->solver);
+    lcp_free(s->ext_cmd);
     s->ext_cmd = NULL;
     s->solver = NULL;
 }
@@ -129,13 +129,13 @@ static void add_iterate(void *vctx, long it, double t, const double *z)
     lcp_residual(c->P, z, c->w, &R);
     if (h->n == h->cap) {
         int cap = h->cap ? 2 * h->cap : 64;
-        int *ni = realloc(h->iter, (size_t)cap * sizeof *ni);
+        int *ni = lcp_realloc(h->iter, (size_t)cap, sizeof *ni);
         if (ni) h->iter = ni;
-        double *a = realloc(h->r2, (size_t)cap * sizeof *a);
+        double *a = lcp_realloc(h->r2, (size_t)cap, sizeof *a);
         if (a) h->r2 = a;
-        double *b = realloc(h->rinf, (size_t)cap * sizeof *b);
+        double *b = lcp_realloc(h->rinf, (size_t)cap, sizeof *b);
         if (b) h->rinf = b;
-        double *d = realloc(h->t, (size_t)cap * sizeof *d);
+        double *d = lcp_realloc(h->t, (size_t)cap, sizeof *d);
         if (d) h->t = d;
         if (!ni || !a || !b || !d) {
             c->oom = 1;
@@ -178,16 +178,16 @@ static int score_answer(const char *cmd, const char *base, const lcp_problem *P,
             rc = 1;
         }
     }
-    free(zz);
+    lcp_free(zz);
     snprintf(path, sizeof path, "%s/0/history.csv", base);
     if (rc == 0 && h && access(path, F_OK) == 0) {
         hist_ctx c = {P, h, w, 0};
-        double *scratch = malloc((size_t)P->m * sizeof *scratch);
+        double *scratch = lcp_malloc((size_t)P->m, sizeof *scratch);
         if (!scratch || bench_iterates_read(cmd, path, P->m, scratch, add_iterate, &c) || c.oom) {
             snprintf(msg, msglen, "history.csv could not be read (above)");
             rc = 1;
         }
-        free(scratch);
+        lcp_free(scratch);
     }
     return rc;
 }
@@ -209,7 +209,7 @@ lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char 
         return LCP_ERR_IO;
     }
     int runs = set->reps > 0 ? set->reps : 1, rc = 0;
-    double *t = calloc((size_t)runs, sizeof *t), *w = malloc((size_t)P->m * sizeof *w);
+    double *t = lcp_calloc((size_t)runs, sizeof *t), *w = lcp_malloc((size_t)P->m, sizeof *w);
     if (!t || !w) {
         snprintf(msg, sizeof msg, "out of memory");
         rc = 1;
@@ -244,7 +244,7 @@ lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char 
     r->status = st;
     r->info.status = st;
     nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(t);
-    free(w);
+    lcp_free(t);
+    lcp_free(w);
     return st;
 }

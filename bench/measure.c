@@ -44,13 +44,13 @@ static int history_push(bench_history *h, int it, double r2, double rinf, double
 {
     if (h->n == h->cap) {
         int cap = h->cap ? 2 * h->cap : 256;
-        int *iter = realloc(h->iter, (size_t)cap * sizeof(int));
+        int *iter = lcp_realloc(h->iter, (size_t)cap, sizeof(int));
         if (iter) h->iter = iter;
-        double *a = realloc(h->r2, (size_t)cap * sizeof(double));
+        double *a = lcp_realloc(h->r2, (size_t)cap, sizeof(double));
         if (a) h->r2 = a;
-        double *b = realloc(h->rinf, (size_t)cap * sizeof(double));
+        double *b = lcp_realloc(h->rinf, (size_t)cap, sizeof(double));
         if (b) h->rinf = b;
-        double *c = realloc(h->t, (size_t)cap * sizeof(double));
+        double *c = lcp_realloc(h->t, (size_t)cap, sizeof(double));
         if (c) h->t = c;
         if (!iter || !a || !b || !c) return -1;
         h->cap = cap;
@@ -73,10 +73,10 @@ static void record(void *ctx, int iteration, const double *z)
 
 void bench_history_free(bench_history *h)
 {
-    free(h->iter);
-    free(h->r2);
-    free(h->rinf);
-    free(h->t);
+    lcp_free(h->iter);
+    lcp_free(h->r2);
+    lcp_free(h->rinf);
+    lcp_free(h->t);
     memset(h, 0, sizeof *h);
 }
 
@@ -141,11 +141,11 @@ enum { MAX_BATCH = 1 << 24 };
 static int timing(const lcp_problem *P, const lcp_solver *s, const lcp_options *opt,
                   const double *z_start, int reps, bench_result *r)
 {
-    double *zt = malloc((size_t)(P->m > 0 ? P->m : 1) * sizeof(double));
-    double *t = malloc((size_t)reps * sizeof(double));
+    double *zt = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
+    double *t = lcp_malloc((size_t)reps, sizeof(double));
     if (!zt || !t) {
-        free(zt);
-        free(t);
+        lcp_free(zt);
+        lcp_free(t);
         return -1;
     }
     lcp_options ot = *opt;
@@ -179,8 +179,8 @@ static int timing(const lcp_problem *P, const lcp_solver *s, const lcp_options *
     r->t_median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     r->batch = batch;
     lcp_unprepare(s, prep);
-    free(zt);
-    free(t);
+    lcp_free(zt);
+    lcp_free(t);
     return 0;
 }
 
@@ -194,7 +194,7 @@ lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp
     lcp_options o = *opt;
     bench_history local = {0};
     recorder rec = {.P = P, .h = h ? h : &local};
-    rec.w = malloc((size_t)(P->m > 0 ? P->m : 1) * sizeof(double));
+    rec.w = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
     if (!rec.w) return r->status = LCP_ERR_NOMEM;
     if (h) {
         o.monitor = record;
@@ -218,7 +218,7 @@ lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp
                       : r->t_median * h->iter[k] / r->iterations;
     if (rec.failed) r->status = LCP_ERR_NOMEM;
     bench_history_free(&local);
-    free(rec.w);
+    lcp_free(rec.w);
     return r->status;
 }
 
@@ -282,10 +282,10 @@ static int parent(int fd, const lcp_problem *P, double *z, bench_result *r, benc
     if (g == 0 && (n < 0 || n > 1000000000)) g = -1;
     bench_history local = {0};
     if (g == 0 && n > 0) {
-        local.iter = malloc((size_t)n * sizeof(int));
-        local.r2 = malloc((size_t)n * sizeof(double));
-        local.rinf = malloc((size_t)n * sizeof(double));
-        local.t = malloc((size_t)n * sizeof(double));
+        local.iter = lcp_malloc((size_t)n, sizeof(int));
+        local.r2 = lcp_malloc((size_t)n, sizeof(double));
+        local.rinf = lcp_malloc((size_t)n, sizeof(double));
+        local.t = lcp_malloc((size_t)n, sizeof(double));
         local.n = local.cap = n;
         if (!local.iter || !local.r2 || !local.rinf || !local.t) g = -1;
     }

@@ -227,7 +227,7 @@ int bench_cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
     int force = 0, plots = 1, n = 0;
-    shard *s = calloc((size_t)argc, sizeof *s);
+    shard *s = lcp_calloc((size_t)argc, sizeof *s);
     if (!s) {
         bench_error(CMD, "out of memory");
         return 1;
@@ -238,7 +238,7 @@ int bench_cmd_merge(int argc, char **argv)
         int r;
         if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
             help();
-            free(s);
+            lcp_free(s);
             return 0;
         } else if (strcmp(argv[k], "--force") == 0) force = 1;
         else if (strcmp(argv[k], "--no-plots") == 0) plots = 0;
@@ -265,7 +265,7 @@ int bench_cmd_merge(int argc, char **argv)
             rc = 1;
         }
     if (rc) got--;
-    int *at = rc ? NULL : malloc(2 * (size_t)(s[0].cells.nrow + 1) * sizeof(int));
+    int *at = rc ? NULL : lcp_malloc(2 * (size_t)(s[0].cells.nrow + 1), sizeof(int));
     if (!rc && !at) {
         bench_error(CMD, "out of memory");
         rc = 1;
@@ -282,7 +282,7 @@ int bench_cmd_merge(int argc, char **argv)
         bench_csv_free(&s[i].cells);
         bench_csv_free(&s[i].runs);
     }
-    free(at);
-    free(s);
+    lcp_free(at);
+    lcp_free(s);
     return rc;
 }

@@ -31,8 +31,8 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
 {
     size_t cap = 1024, nc = 0;
     int rcap = 256, nr = 0;
-    char **c = malloc(cap * sizeof(char *));
-    int *rl = malloc((size_t)rcap * sizeof(int));
+    char **c = lcp_malloc(cap, sizeof(char *));
+    int *rl = lcp_malloc((size_t)rcap, sizeof(int));
     char *r = buf, *w = buf;
     while (c && rl && *r) {
         if (*r == '\n' || (*r == '\r' && r[1] == '\n')) {   /* blank line */
@@ -45,7 +45,7 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
             continue;
         }
         if (nr == rcap) {
-            int *t = realloc(rl, (size_t)(rcap *= 2) * sizeof(int));
+            int *t = lcp_realloc(rl, (size_t)(rcap *= 2), sizeof(int));
             if (!t) break;
             rl = t;
         }
@@ -69,9 +69,9 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
             *w++ = 0;
             if (end) r++;
             if (nc == cap) {
-                char **t = realloc(c, (cap *= 2) * sizeof(char *));
+                char **t = lcp_realloc(c, (cap *= 2), sizeof(char *));
                 if (!t) {
-                    free(c);
+                    lcp_free(c);
                     c = NULL;
                     break;
                 }
@@ -84,8 +84,8 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
         nr++;
     }
     if (!c || !rl || *r) {
-        free(c);
-        free(rl);
+        lcp_free(c);
+        lcp_free(rl);
         return -1;
     }
     *cells = c;
@@ -103,19 +103,19 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
         return -1;
     }
     size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
+    char *buf = lcp_malloc(cap, 1);
     while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += got;
         if (n + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) free(buf);
+            char *b = lcp_realloc(buf, cap *= 2, 1);
+            if (!b) lcp_free(buf);
             buf = b;
         }
     }
     int bad = ferror(f);
     fclose(f);
     if (!buf || bad) {
-        free(buf);
+        lcp_free(buf);
         snprintf(msg, msglen, "%s: cannot read%s", path, bad ? "" : ": out of memory");
         return -1;
     }
@@ -125,18 +125,18 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
     size_t ncell;
     int nrec = parse(buf, n, &cells, &rowlen, &ncell);
     if (nrec <= 0) {
-        free(buf);
+        lcp_free(buf);
         snprintf(msg, msglen, "%s: %s", path, nrec < 0 ? "out of memory" : "no header line");
         return -1;
     }
     T->ncol = rowlen[0];
     T->nrow = nrec - 1;
-    T->head = malloc((size_t)T->ncol * sizeof(char *));
-    T->cell = malloc(((size_t)T->nrow * (size_t)T->ncol + 1) * sizeof(char *));
+    T->head = lcp_malloc((size_t)T->ncol, sizeof(char *));
+    T->cell = lcp_malloc(((size_t)T->nrow * (size_t)T->ncol + 1), sizeof(char *));
     T->buf = buf;
     if (!T->head || !T->cell) {
-        free(cells);
-        free(rowlen);
+        lcp_free(cells);
+        lcp_free(rowlen);
         bench_csv_free(T);
         snprintf(msg, msglen, "%s: out of memory", path);
         return -1;
@@ -149,16 +149,16 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
             row[k] = k < rowlen[r + 1] ? cells[at + (size_t)k] : buf + n;
         at += (size_t)rowlen[r + 1];
     }
-    free(cells);
-    free(rowlen);
+    lcp_free(cells);
+    lcp_free(rowlen);
     return 0;
 }
 
 void bench_csv_free(bench_csv *T)
 {
-    free(T->head);
-    free(T->cell);
-    free(T->buf);
+    lcp_free(T->head);
+    lcp_free(T->cell);
+    lcp_free(T->buf);
     memset(T, 0, sizeof *T);
 }
 
@@ -271,9 +271,9 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
                             bench_style style)
 {
     int ch = bench_csv_col(T, "history"), cl = bench_csv_col(T, "label");
-    bench_history *h = calloc((size_t)n, sizeof *h);
-    double **x = calloc((size_t)n, sizeof *x);
-    bench_series *S = calloc((size_t)n, sizeof *S);
+    bench_history *h = lcp_calloc((size_t)n, sizeof *h);
+    double **x = lcp_calloc((size_t)n, sizeof *x);
+    bench_series *S = lcp_calloc((size_t)n, sizeof *S);
     int rc = 0, ns = 0;
     if (!h || !x || !S) {
         bench_error(cmd, "out of memory");
@@ -281,7 +281,7 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
     }
     for (int k = 0; !rc && k < n; k++) {
         if (bench_history_load(dir, bench_csv_get(T, rows[k], ch), &h[ns]) != 0) continue;
-        x[ns] = malloc((size_t)(h[ns].n + 1) * sizeof(double));
+        x[ns] = lcp_malloc((size_t)(h[ns].n + 1), sizeof(double));
         if (!x[ns]) {
             bench_error(cmd, "out of memory");
             rc = -1;
@@ -316,11 +316,11 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
     }
     for (int k = 0; k < ns; k++) {
         bench_history_free(&h[k]);
-        free(x[k]);
+        lcp_free(x[k]);
     }
-    free(h);
-    free(x);
-    free(S);
+    lcp_free(h);
+    lcp_free(x);
+    lcp_free(S);
     return rc;
 }
 
@@ -348,8 +348,8 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
         bench_csv_free(&T);
         return 1;
     }
-    int *rows = malloc((size_t)(T.nrow + 1) * sizeof(int));
-    char *done = calloc((size_t)T.nrow + 1, 1);
+    int *rows = lcp_malloc((size_t)(T.nrow + 1), sizeof(int));
+    char *done = lcp_calloc((size_t)T.nrow + 1, 1);
     int rc = 0, missing = 0, figs = 0;
     for (int r = 0; rows && done && r < T.nrow; r++) {
         if (done[r]) continue;
@@ -377,8 +377,8 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
                          "(install gnuplot-nox, then run gnuplot FILE.gp there)", figs, path);
     else if (!quiet && rc == 0 && figs)
         fprintf(stderr, "lcpbench %s: %d figures in %s\n", cmd, figs, path);
-    free(rows);
-    free(done);
+    lcp_free(rows);
+    lcp_free(done);
     bench_csv_free(&T);
     return rc;
 }

@@ -55,9 +55,9 @@ int bench_profile_figure(const char *cmd, const char *dir, const char *base, int
                          int *missing)
 {
     int n = np * ns, m = 0, rc = 0;
-    double *xs = malloc((size_t)(n + 2) * sizeof(double));
-    double *y = malloc(((size_t)(n + 2) * (size_t)ns + 1) * sizeof(double));
-    bench_series *S = calloc((size_t)ns + 1, sizeof *S);
+    double *xs = lcp_malloc((size_t)(n + 2), sizeof(double));
+    double *y = lcp_malloc(((size_t)(n + 2) * (size_t)ns + 1), sizeof(double));
+    bench_series *S = lcp_calloc((size_t)ns + 1, sizeof *S);
     if (!xs || !y || !S) {
         bench_error(cmd, "out of memory");
         rc = 1;
@@ -94,9 +94,9 @@ int bench_profile_figure(const char *cmd, const char *dir, const char *base, int
     if (g == 1) *missing = 1;
     rc = g < 0;
 done:
-    free(xs);
-    free(y);
-    free(S);
+    lcp_free(xs);
+    lcp_free(y);
+    lcp_free(S);
     return rc;
 }
 
@@ -104,7 +104,7 @@ static int figure(const char *dir, const char *base, const prof *P, const double
                   double pad, const char *title, const char *xlabel, bench_style style,
                   int *missing)
 {
-    const char **label = malloc(((size_t)P->ns + 1) * sizeof *label);
+    const char **label = lcp_malloc(((size_t)P->ns + 1), sizeof *label);
     if (!label) {
         bench_error(CMD, "out of memory");
         return 1;
@@ -112,7 +112,7 @@ static int figure(const char *dir, const char *base, const prof *P, const double
     for (int s = 0; s < P->ns; s++) label[s] = P->label[s];
     int rc = bench_profile_figure(CMD, dir, base, P->np, P->ns, label, v, pad, title, xlabel,
                                   style, missing);
-    free(label);
+    lcp_free(label);
     return rc;
 }
 
@@ -222,15 +222,15 @@ void bench_profile_ratios(int np, int ns, double *v, double floor_cost)
 static int index_runs(const bench_csv *T, prof *P)
 {
     int ci = bench_csv_col(T, "instance"), cl = bench_csv_col(T, "label");
-    P->inst = calloc((size_t)T->nrow, sizeof *P->inst);
-    P->label = calloc((size_t)T->nrow, sizeof *P->label);
+    P->inst = lcp_calloc((size_t)T->nrow, sizeof *P->inst);
+    P->label = lcp_calloc((size_t)T->nrow, sizeof *P->label);
     for (int r = 0; P->inst && P->label && r < T->nrow; r++) {
         const char *i = bench_csv_get(T, r, ci), *l = bench_csv_get(T, r, cl);
         if (index_of(P->inst, P->np, i) < 0) snprintf(P->inst[P->np++], BENCH_LABEL, "%s", i);
         if (index_of(P->label, P->ns, l) < 0) snprintf(P->label[P->ns++], BENCH_LABEL, "%s", l);
     }
     size_t nps = (size_t)P->np * (size_t)P->ns;
-    P->row = malloc((nps + 1) * sizeof(int));
+    P->row = lcp_malloc((nps + 1), sizeof(int));
     if (!P->inst || !P->label || !P->row) {
         bench_error(CMD, "out of memory");
         return 1;
@@ -265,8 +265,8 @@ int bench_cmd_profile(int argc, char **argv)
         goto done;
     }
     nps = (size_t)P.np * (size_t)P.ns;
-    v = malloc((nps + 1) * sizeof(double));
-    kk = malloc((nps * NACC + 1) * sizeof(double));
+    v = lcp_malloc((nps + 1), sizeof(double));
+    kk = lcp_malloc((nps * NACC + 1), sizeof(double));
     snprintf(path, sizeof path, "%s/profile", dir);
     if (!v || !kk || bench_mkdir_p(path, msg, sizeof msg) != 0) {
         bench_error(CMD, "%s", !v || !kk ? "out of memory" : msg);
@@ -310,11 +310,11 @@ int bench_cmd_profile(int argc, char **argv)
         fprintf(stderr, "lcpbench profile: %d figures over %d instances x %d settings in %s\n",
                 figs, P.np, P.ns, path);
 done:
-    free(P.inst);
-    free(P.label);
-    free(P.row);
-    free(v);
-    free(kk);
+    lcp_free(P.inst);
+    lcp_free(P.label);
+    lcp_free(P.row);
+    lcp_free(v);
+    lcp_free(kk);
     bench_csv_free(&T);
     return rc;
 }

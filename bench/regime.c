@@ -23,7 +23,7 @@ static int dup(void *dst, const void *src, size_t bytes)
     void **d = dst;
     *d = NULL;
     if (!src) return 0;
-    *d = malloc(bytes ? bytes : 1);
+    *d = lcp_malloc(bytes ? bytes : 1, 1);
     if (!*d) return -1;
     memcpy(*d, src, bytes);
     return 0;
@@ -95,7 +95,7 @@ int bench_capture_steps(const char *scene, int nkv, const char *const *kv, int n
 /* dense copy (column-major, rows F or all when F == NULL) of the CSR matrix C */
 static double *dense_rows(const lcp_csr *C, const int *F, int nr)
 {
-    double *D = calloc((size_t)nr * (size_t)C->ncol + 1, sizeof(double));
+    double *D = lcp_calloc((size_t)nr * (size_t)C->ncol + 1, sizeof(double));
     if (!D) return NULL;
     for (int r = 0; r < nr; r++) {
         int i = F ? F[r] : r;
@@ -116,8 +116,8 @@ int bench_problem_rigid(lcp_problem *P, double *moved, char *msg, size_t msglen)
     lcp_csr A;
     memset(&A, 0, sizeof A);
     double *Jd = dense_rows(&P->J, NULL, m);
-    double *b = calloc((size_t)ld + 1, sizeof(double)), *s = calloc((size_t)ld + 1, sizeof(double));
-    double *Jc = malloc(((size_t)m * (size_t)n + 1) * sizeof(double));
+    double *b = lcp_calloc((size_t)ld + 1, sizeof(double)), *s = lcp_calloc((size_t)ld + 1, sizeof(double));
+    double *Jc = lcp_malloc(((size_t)m * (size_t)n + 1), sizeof(double));
     int rc = -1;
     if (!Jd || !b || !s || !Jc) {
         snprintf(msg, msglen, "out of memory");
@@ -146,17 +146,17 @@ int bench_problem_rigid(lcp_problem *P, double *moved, char *msg, size_t msglen)
     lcp_csr_free(&P->A);
     P->A = A;
     memcpy(P->q, s, (size_t)m * sizeof(double));
-    free(P->E);
+    lcp_free(P->E);
     P->E = NULL;
-    free(P->zref);
+    lcp_free(P->zref);
     P->zref = NULL;
     *moved = sqrt(dq) / fmax(1e-300, sqrt(nq));
     rc = 0;
 done:
-    free(Jd);
-    free(Jc);
-    free(b);
-    free(s);
+    lcp_free(Jd);
+    lcp_free(Jc);
+    lcp_free(b);
+    lcp_free(s);
     return rc;
 }
 
@@ -165,7 +165,7 @@ done:
 int bench_active_rows(const lcp_problem *P, const double *z, int *F)
 {
     int m = P->m, nf = 0;
-    double *w = malloc((size_t)(m > 0 ? m : 1) * sizeof(double)), qmax = 1;
+    double *w = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double)), qmax = 1;
     if (!w) return 0;
     lcp_residuals R;
     lcp_residual(P, z, w, &R);
@@ -175,14 +175,14 @@ int bench_active_rows(const lcp_problem *P, const double *z, int *F)
         lcp_bounds(P, z, i, &lo, &hi);
         if (z[i] > lo || fabs(w[i]) <= 1e-9 * qmax) F[nf++] = i;
     }
-    free(w);
+    lcp_free(w);
     return nf;
 }
 
 void bench_dense_sub(const lcp_problem *P, const int *F, int nf, double *out)
 {
     memset(out, 0, (size_t)nf * (size_t)nf * sizeof(double));
-    int *pos = malloc((size_t)(P->m > 0 ? P->m : 1) * sizeof(int));
+    int *pos = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(int));
     if (!pos) return;
     for (int i = 0; i < P->m; i++) pos[i] = -1;
     for (int r = 0; r < nf; r++) pos[F[r]] = r;
@@ -191,7 +191,7 @@ void bench_dense_sub(const lcp_problem *P, const int *F, int nf, double *out)
             int c = pos[P->A.j[k]];
             if (c >= 0) out[(size_t)c * (size_t)nf + (size_t)r] = P->A.x[k];
         }
-    free(pos);
+    lcp_free(pos);
 }
 
 int bench_null_dim(const lcp_problem *P, const int *F, int nf)
@@ -200,15 +200,15 @@ int bench_null_dim(const lcp_problem *P, const int *F, int nf)
     int n = P->n, k = nf < n ? nf : n;
     if (nf == 0) return 0;
     if (k == 0) return nf;
-    double *Jd = dense_rows(&P->J, F, nf), *s = malloc((size_t)k * sizeof(double));
+    double *Jd = dense_rows(&P->J, F, nf), *s = lcp_malloc((size_t)k, sizeof(double));
     int rc = -1;
     if (Jd && s && LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', nf, n, Jd, nf, s, NULL, 1, NULL, 1) == 0) {
         int rank = 0;
         for (int j = 0; j < k; j++) rank += s[j] > 1e-10 * s[0];
         rc = nf - rank;
     }
-    free(Jd);
-    free(s);
+    lcp_free(Jd);
+    lcp_free(s);
     return rc;
 }
 
@@ -216,9 +216,9 @@ double bench_sor_radius(const double *S, int n, const double *omega, int nskip)
 {
     if (n <= 0) return NAN;
     size_t nn = (size_t)n * (size_t)n;
-    double *M = calloc(nn, sizeof(double)), *G = malloc(nn * sizeof(double));
-    double *wr = malloc((size_t)n * sizeof(double)), *wi = malloc((size_t)n * sizeof(double));
-    char *skip = calloc((size_t)n, 1);
+    double *M = lcp_calloc(nn, sizeof(double)), *G = lcp_malloc(nn, sizeof(double));
+    double *wr = lcp_malloc((size_t)n, sizeof(double)), *wi = lcp_malloc((size_t)n, sizeof(double));
+    char *skip = lcp_calloc((size_t)n, 1);
     double rho = NAN;
     if (!M || !G || !wr || !wi || !skip) goto done;
     for (int j = 0; j < n; j++)   /* M = D/omega - strict lower = diag/omega + lower(S) */
@@ -247,11 +247,11 @@ double bench_sor_radius(const double *S, int n, const double *omega, int nskip)
     for (int k = 0; k < n; k++)
         if (!skip[k]) rho = fmax(rho, hypot(wr[k], wi[k]));
 done:
-    free(M);
-    free(G);
-    free(wr);
-    free(wi);
-    free(skip);
+    lcp_free(M);
+    lcp_free(G);
+    lcp_free(wr);
+    lcp_free(wi);
+    lcp_free(skip);
     return rho;
 }
 
@@ -259,14 +259,14 @@ double bench_sym_min_eig(const double *S, int n)
 {
     if (n <= 0) return NAN;
     size_t nn = (size_t)n * (size_t)n;
-    double *C = malloc(nn * sizeof(double)), *ev = malloc((size_t)n * sizeof(double));
+    double *C = lcp_malloc(nn, sizeof(double)), *ev = lcp_malloc((size_t)n, sizeof(double));
     double v = NAN;
     if (C && ev) {
         memcpy(C, S, nn * sizeof(double));
         if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', n, C, n, ev) == 0) v = ev[0];
     }
-    free(C);
-    free(ev);
+    lcp_free(C);
+    lcp_free(ev);
     return v;
 }
 
@@ -283,9 +283,9 @@ int bench_regime_analyse(const lcp_problem *P, const double *z, double b, int ri
     R->m = P->m;
     R->lam_min = R->rho_gs = R->rho_sor = R->rho_amgs_i = R->pred_d = R->pred_i = NAN;
     int m = P->m;
-    int *F = malloc((size_t)(m > 0 ? m : 1) * sizeof(int));
-    double *d = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
-    double *om = malloc((size_t)(m > 0 ? m : 1) * sizeof(double)), *S = NULL;
+    int *F = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(int));
+    double *d = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    double *om = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double)), *S = NULL;
     int rc = -1;
     if (!F || !d || !om) goto done;
     int nf = R->nf = bench_active_rows(P, z, F);
@@ -294,7 +294,7 @@ int bench_regime_analyse(const lcp_problem *P, const double *z, double b, int ri
         rc = 0;
         goto done;
     }
-    S = malloc((size_t)nf * (size_t)nf * sizeof(double));
+    S = lcp_malloc((size_t)nf * (size_t)nf, sizeof(double));
     if (!S) goto done;
     bench_dense_sub(P, F, nf, S);
     lcp_csr_diag(&P->A, d);
@@ -311,9 +311,9 @@ int bench_regime_analyse(const lcp_problem *P, const double *z, double b, int ri
     R->pred_i = bench_rate_ratio(R->rho_gs, R->rho_amgs_i);
     rc = isfinite(R->rho_gs) && isfinite(R->rho_sor) ? 0 : -1;
 done:
-    free(F);
-    free(d);
-    free(om);
-    free(S);
+    lcp_free(F);
+    lcp_free(d);
+    lcp_free(om);
+    lcp_free(S);
     return rc;
 }

@@ -27,10 +27,10 @@ int bench_history_read(const char *path, bench_history *h, char *msg, size_t msg
         return -1;
     }
     size_t n = (size_t)H.nrow + 1;
-    h->iter = malloc(n * sizeof(int));
-    h->r2 = malloc(n * sizeof(double));
-    h->rinf = malloc(n * sizeof(double));
-    h->t = malloc(n * sizeof(double));
+    h->iter = lcp_malloc(n, sizeof(int));
+    h->r2 = lcp_malloc(n, sizeof(double));
+    h->rinf = lcp_malloc(n, sizeof(double));
+    h->t = lcp_malloc(n, sizeof(double));
     if (!h->iter || !h->r2 || !h->rinf || !h->t) {
         bench_history_free(h);
         bench_csv_free(&H);
@@ -195,7 +195,7 @@ static int cmp_double(const void *a, const void *b)
 
 int bench_spread(const double *v, int n, double s[3])
 {
-    double *u = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    double *u = lcp_malloc((size_t)(n > 0 ? n : 1), sizeof(double));
     int k = 0;
     s[0] = s[1] = s[2] = NAN;
     for (int i = 0; u && i < n; i++)
@@ -206,7 +206,7 @@ int bench_spread(const double *v, int n, double s[3])
         s[1] = k % 2 ? u[k / 2] : 0.5 * (u[k / 2 - 1] + u[k / 2]);
         s[2] = u[k - 1];
     }
-    free(u);
+    lcp_free(u);
     return k;
 }
 
@@ -382,7 +382,7 @@ static int write_data(const bench_fig *F, const char *dir, char *msg, size_t msg
     fprintf(o.f, "series,x,y\n");
     int maxn = 1;
     for (int i = 0; i < F->ns; i++) maxn = F->s[i].n > maxn ? F->s[i].n : maxn;
-    char *keep = malloc((size_t)maxn);
+    char *keep = lcp_malloc((size_t)maxn, 1);
     for (int i = 0; keep && i < F->ns; i++) {
         const bench_series *s = &F->s[i];
         if (i) fprintf(o.f, "\n\n");   /* gnuplot `index i' */
@@ -396,7 +396,7 @@ static int write_data(const bench_fig *F, const char *dir, char *msg, size_t msg
         }
     }
     int ok = keep != NULL;
-    free(keep);
+    lcp_free(keep);
     if (!ok) snprintf(msg, msglen, "%s: out of memory", path);
     if (bench_out_commit(&o, ok, msg, msglen) != 0) return -1;
     return ok ? 0 : -1;
@@ -636,7 +636,7 @@ static void plot_command(FILE *f, const bench_fig *F, const int *grp, bench_styl
 int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_style style)
 {
     char msg[8400], path[BENCH_PATH + 128], q[512];
-    int *grp = malloc((size_t)(F->ns + 1) * sizeof(int));
+    int *grp = lcp_malloc((size_t)(F->ns + 1), sizeof(int));
     bench_out o;
     snprintf(path, sizeof path, "%s/%s.gp", dir, F->base);
     if (!grp) snprintf(msg, sizeof msg, "out of memory");
@@ -644,7 +644,7 @@ int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_
         write_data(F, dir, msg, sizeof msg) != 0 ||
         bench_out_open(&o, path, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
-        free(grp);
+        lcp_free(grp);
         return -1;
     }
     bench_fig_groups(F, grp);
@@ -673,7 +673,7 @@ int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_
     fprintf(f, "unset title\n"
                "set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 "
                "noenhanced\nset output '%s.pdf'\nreplot\nunset output\n", F->base);
-    free(grp);
+    lcp_free(grp);
     if (bench_out_commit(&o, 1, msg, sizeof msg) != 0) {
         bench_error(cmd, "%s", msg);
         return -1;

@@ -46,7 +46,7 @@ static void give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
 {
     if (P->zref || !I->ref) return;
     const lcp_solver *s = lcp_solver_find(I->ref);
-    double *z = calloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
+    double *z = lcp_calloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
     lcp_options o;
     lcp_options_default(&o);
     lcp_info info;
@@ -57,7 +57,7 @@ static void give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
     }
     bench_error(cmd, "%s: reference %s: %s (no zdiff/wdiff)", I->name, I->ref,
                 lcp_status_str(st));
-    free(z);
+    lcp_free(z);
 }
 
 /* the status of a run that cannot start, or NULL */
@@ -155,7 +155,7 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
             continue;
         }
         give_ref(cmd, I, &P);
-        double *z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof(double));
+        double *z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof(double));
         if (!z) {
             bench_error(cmd, "%s: out of memory", I->name);
             failed = 1;
@@ -165,7 +165,7 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
             failed |= one_run(cmd, I, &S->spec[k], &P, z, out);
             bench_progress_step(&prog, 1);
         }
-        free(z);
+        lcp_free(z);
         lcp_problem_free(&P);
     }
     bench_progress_end(&prog);
@@ -334,7 +334,7 @@ static int mpi_start(mpi_world *mw)
     int len = 0;
     memset(me, 0, sizeof me);
     MPI_Get_processor_name(me, &len);
-    if (mw->rank == 0 && !(mw->hosts = calloc((size_t)mw->n, HOSTLEN))) {
+    if (mw->rank == 0 && !(mw->hosts = lcp_calloc((size_t)mw->n, HOSTLEN))) {
         bench_error(CMD, "out of memory");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -346,8 +346,8 @@ static int mpi_start(mpi_world *mw)
 static int cell_map(const bench_suite *S, int **ci, int **cs, long *n)
 {
     *n = bench_suite_runs(S);
-    *ci = malloc((size_t)(*n > 0 ? *n : 1) * sizeof **ci);
-    *cs = malloc((size_t)(*n > 0 ? *n : 1) * sizeof **cs);
+    *ci = lcp_malloc((size_t)(*n > 0 ? *n : 1), sizeof **ci);
+    *cs = lcp_malloc((size_t)(*n > 0 ? *n : 1), sizeof **cs);
     if (!*ci || !*cs) return 1;
     long c = 0;
     for (int i = 0; i < S->ninst; i++)
@@ -386,7 +386,7 @@ static int slurp(const char *path, char **buf, size_t *len)
     fclose(f);
     if (m) fclose(m);
     if (bad) {
-        free(b);
+        free(b); /* open_memstream's buffer */
         return 1;
     }
     *buf = b;
@@ -400,7 +400,7 @@ static char *pack(long cell, int failed, const char *row, size_t rowlen, const c
 {
     cell_head h = {cell, failed, (int64_t)rowlen, (int64_t)strlen(name), (int64_t)histlen};
     size_t n = sizeof h + rowlen + (size_t)h.namelen + histlen;
-    char *b = malloc(n);
+    char *b = lcp_malloc(n, 1);
     if (!b || n > INT32_MAX) {
         bench_error(CMD, "cell %ld: out of memory or too large a message", cell);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -435,13 +435,13 @@ static int mpi_worker(const bench_suite *S, const char *work)
     MPI_Request rq;
     char *b = pack(-1, 0, "", 0, "", "", 0, &len);
     MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-    free(b);
+    lcp_free(b);
     MPI_Recv(&cell, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
     while (cell >= 0 && cell < total) {
         const bench_inst *I = &S->inst[ci[cell]];
         if (ci[cell] != cur) {        /* the grid loop's reading, for this instance */
-            free(z);
+            lcp_free(z);
             z = NULL;
             lcp_problem_free(&P);
             lcp_problem_init(&P);
@@ -453,7 +453,7 @@ static int mpi_worker(const bench_suite *S, const char *work)
             if (!readable) bench_error(CMD, "%s", msg);
             else {
                 give_ref(CMD, I, &P);
-                z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof(double));
+                z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof(double));
                 if (!z) bench_error(CMD, "%s: out of memory", I->name);
             }
         }
@@ -475,19 +475,19 @@ static int mpi_worker(const bench_suite *S, const char *work)
         }
         failed |= bad;
         b = pack(cell, bad, row ? row : "", rowlen, m.history, hb ? hb : "", hl, &len);
-        free(row);
+        free(row); /* open_memstream's buffers */
         free(hb);
         MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-        free(b);
+        lcp_free(b);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);     /* the cell dealt ahead */
         cell = next;
         MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
     }
     MPI_Wait(&rq, MPI_STATUS_IGNORE);         /* the answer to the last result: -1 */
-    free(z);
+    lcp_free(z);
     lcp_problem_free(&P);
-    free(ci);
-    free(cs);
+    lcp_free(ci);
+    lcp_free(cs);
     return failed;
 }
 
@@ -522,8 +522,8 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
 {
     long total = S ? bench_suite_runs(S) : 0, next = 0, written = 0;
     int active = mw->n - 1, failed = 0;
-    char **got = calloc((size_t)total + 1, sizeof *got);
-    int *ends = calloc((size_t)mw->n, sizeof *ends);
+    char **got = lcp_calloc((size_t)total + 1, sizeof *got);
+    int *ends = lcp_calloc((size_t)mw->n, sizeof *ends);
     if (!got || !ends) {
         bench_error(CMD, "out of memory");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -539,7 +539,7 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
             continue;
         }
         MPI_Get_count(&s, MPI_BYTE, &len);
-        char *b = malloc(len > 0 ? (size_t)len : 1);
+        char *b = lcp_malloc(len > 0 ? (size_t)len : 1, 1);
         if (!b) {
             bench_error(CMD, "out of memory");
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -551,7 +551,7 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
             got[h.cell] = b;
             b = NULL;
         }
-        free(b);
+        lcp_free(b);
         for (int k = h.cell < 0 ? 2 : 1; k > 0; k--) {
             long give = next < total ? next++ : -1;
             if (give < 0 && ++ends[s.MPI_SOURCE] == 2) active--;
@@ -559,14 +559,14 @@ static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const
         }
         for (; written < total && got[written]; written++) {
             failed |= put_cell(got[written], runs, histdir);
-            free(got[written]);
+            lcp_free(got[written]);
             got[written] = NULL;
             bench_progress_step(&prog, 1);
         }
     }
     bench_progress_end(&prog);
-    free(got);
-    free(ends);
+    lcp_free(got);
+    lcp_free(ends);
     return failed || written < total;
 }
 
@@ -721,7 +721,7 @@ int bench_cmd_run(int argc, char **argv)
     mpi_world mw;
     if (mpi_start(&mw) > 1) {
         int rc = mpi_cmd_run(&mw, suite, out, force, plots, shard_n, argc, argv);
-        free(mw.hosts);
+        lcp_free(mw.hosts);
         MPI_Finalize();
         return rc;
     }

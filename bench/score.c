@@ -104,8 +104,8 @@ int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
     }
     int cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;
     size_t cap = 0;
-    char *line = NULL, **fld = malloc((size_t)cols * sizeof *fld);
-    int *zcol = malloc((size_t)(m > 0 ? m : 1) * sizeof *zcol);
+    char *line = NULL, **fld = lcp_malloc((size_t)cols, sizeof *fld);
+    int *zcol = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof *zcol);
     long lineno = 0, k = 0;
     if (!fld || !zcol) {
         bench_error(cmd, "%s: out of memory", path);
@@ -161,9 +161,9 @@ int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
         bench_error(cmd, "%s: read error", path);
         rc = 1;
     }
-    free(line);
-    free(fld);
-    free(zcol);
+    free(line); /* getline's buffer */
+    lcp_free(fld);
+    lcp_free(zcol);
     fclose(f);
     return rc;
 }
@@ -219,7 +219,7 @@ int bench_cmd_score(int argc, char **argv)
         bench_error(CMD, "%s", msg);
         return 1;
     }
-    w = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof *w);
+    w = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof *w);
     if (!w) {
         bench_error(CMD, "%s: out of memory", inst);
         rc = 1;
@@ -236,18 +236,18 @@ int bench_cmd_score(int argc, char **argv)
         } else {
             score_row(&P, inst, zfile, -1, NAN, z, w);
         }
-        free(z);
+        lcp_free(z);
         z = NULL;
     }
     if (!rc && hist) {
-        z = malloc((size_t)(P.m > 0 ? P.m : 1) * sizeof *z);
+        z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof *z);
         score_ctx c = {&P, inst, w};
         rc = z ? bench_iterates_read(CMD, hist, P.m, z, score_iterate, &c) : 1;
         if (!z) bench_error(CMD, "%s: out of memory", inst);
     }
     fflush(stdout);
-    free(z);
-    free(w);
+    lcp_free(z);
+    lcp_free(w);
     lcp_problem_free(&P);
     return rc;
 }

@@ -60,7 +60,7 @@ static int read_perm(const char *file, int **perm, int *count)
         bench_error(CMD, "%s: cannot read permutation: %s", file, strerror(errno));
         return -1;
     }
-    int cap = 64, n = 0, *p = malloc((size_t)cap * sizeof(int));
+    int cap = 64, n = 0, *p = lcp_malloc((size_t)cap, sizeof(int));
     long v;
     int rc = 0;
     while (p && fscanf(f, "%ld", &v) == 1) {
@@ -70,7 +70,7 @@ static int read_perm(const char *file, int **perm, int *count)
             break;
         }
         if (n == cap) {
-            int *q = realloc(p, (size_t)(cap *= 2) * sizeof(int));
+            int *q = lcp_realloc(p, (size_t)(cap *= 2), sizeof(int));
             if (!q) break;
             p = q;
         }
@@ -82,7 +82,7 @@ static int read_perm(const char *file, int **perm, int *count)
     }
     fclose(f);
     if (rc != 0 || !p) {
-        free(p);
+        lcp_free(p);
         return -1;
     }
     *perm = p;
@@ -110,7 +110,7 @@ static int setting_flag(int argc, char **argv, int *k, solve_args *a)
     char msg[512];
     if (t->kind != BENCH_BOOL && bench_opt(argc, argv, k, t->flag, &v) < 0) return -1;
     if (!strcmp(t->key, "order") && !strncmp(v, "perm:", 5)) {
-        if (a->perm) free(a->perm);
+        if (a->perm) lcp_free(a->perm);
         a->perm = NULL;
         if (read_perm(v + 5, &a->perm, &a->set.perm_rows) != 0) return -1;
         a->set.opt.order = LCP_ORDER_PERM;
@@ -129,7 +129,7 @@ static int parse(int argc, char **argv, solve_args *a)
 {
     bench_settings_default(&a->set);
     a->factor_tol = 1e-12;
-    a->inst = malloc((size_t)argc * sizeof(char *));
+    a->inst = lcp_malloc((size_t)argc, sizeof(char *));
     if (!a->inst) return 2;
     for (int k = 1; k < argc; k++) {
         const char *v = NULL;
@@ -171,10 +171,10 @@ static int parse(int argc, char **argv, solve_args *a)
  * setting that no chosen solver uses: -1 (one line naming the solver and the setting). */
 static int add_solvers(const solve_args *a, bench_suite *S)
 {
-    char *copy = strdup(a->solvers);
+    char *copy = lcp_strdup(a->solvers);
     int n = 1;
     for (const char *c = a->solvers; *c; c++) n += *c == ',';
-    S->spec = calloc((size_t)n, sizeof *S->spec);
+    S->spec = lcp_calloc((size_t)n, sizeof *S->spec);
     int rc = copy && S->spec ? 0 : -1;
     uint64_t used = 0;
     for (char *save = NULL, *tok = rc == 0 ? strtok_r(copy, ",", &save) : NULL; rc == 0 && tok;
@@ -192,7 +192,7 @@ static int add_solvers(const solve_args *a, bench_suite *S)
         used |= sp->set.given;
         snprintf(sp->set.label, sizeof sp->set.label, "%s", s->name);
     }
-    free(copy);
+    lcp_free(copy);
     if (rc == 0 && S->nspec == 0) {
         bench_error(CMD, "--solver: empty list");
         rc = -1;
@@ -214,8 +214,8 @@ static int add_solvers(const solve_args *a, bench_suite *S)
 
 static int add_instances(const solve_args *a, bench_suite *S)
 {
-    S->inst = calloc((size_t)a->ninst, sizeof *S->inst);
-    char *names = calloc((size_t)a->ninst, sizeof S->inst->name);
+    S->inst = lcp_calloc((size_t)a->ninst, sizeof *S->inst);
+    char *names = lcp_calloc((size_t)a->ninst, sizeof S->inst->name);
     int rc = S->inst && names ? 0 : -1;
     if (rc == 0 && bench_instance_names(a->ninst, a->inst, names, sizeof S->inst->name) != 0) {
         bench_error(CMD, "an instance path is too long");
@@ -235,7 +235,7 @@ static int add_instances(const solve_args *a, bench_suite *S)
                 rc = -1;
             }
     }
-    free(names);
+    lcp_free(names);
     return rc;
 }
 
@@ -308,10 +308,10 @@ static int solve_after(void *ctx, const bench_row *w, lcp_problem *P)
         (st == LCP_OK || st == LCP_NONUNIQUE)) {
         snprintf(path, sizeof path, "%s/zref.mtx", w->inst->path);
         if (write_z("--store-ref", path, a->force, P, w->z)) return 1;
-        double *zr = malloc((size_t)(P->m > 0 ? P->m : 1) * sizeof(double));
+        double *zr = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
         if (zr) {
             memcpy(zr, w->z, (size_t)P->m * sizeof(double));
-            free(P->zref);
+            lcp_free(P->zref);
             P->zref = zr;   /* later solvers report their distance to it */
         }
     }
@@ -358,7 +358,7 @@ int bench_cmd_solve(int argc, char **argv)
             else if (bench_stage_merge(CMD, &stage[k], a.force)) rc = 1;
         }
     bench_suite_free(&S);
-    free(a.inst);
-    free(a.perm);
+    lcp_free(a.inst);
+    lcp_free(a.perm);
     return helped ? 0 : rc;
 }

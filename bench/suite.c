@@ -186,8 +186,8 @@ long bench_suite_runs(const bench_suite *S)
 void bench_suite_free(bench_suite *S)
 {
     for (int k = 0; k < S->nspec; k++) bench_external_free(&S->spec[k]);
-    free(S->inst);
-    free(S->spec);
+    lcp_free(S->inst);
+    lcp_free(S->spec);
     memset(S, 0, sizeof *S);
 }
 
@@ -262,7 +262,7 @@ static int push_spec(const parser *p, const bench_spec *s)
             return perr(p, 2, "label '%s' is used twice (give label=...)", s->set.label);
     if (S->nspec == S->capspec) {
         int cap = S->capspec ? 2 * S->capspec : 16;
-        bench_spec *n = realloc(S->spec, (size_t)cap * sizeof *n);
+        bench_spec *n = lcp_realloc(S->spec, (size_t)cap, sizeof *n);
         if (!n) return perr(p, 1, "out of memory");
         S->spec = n;
         S->capspec = cap;
@@ -392,7 +392,7 @@ static int push_inst(const parser *p, const char *name, const char *path, const 
             return perr(p, 2, "instance name '%s' is used twice (give name=...)", name);
     if (S->ninst == S->capinst) {
         int cap = S->capinst ? 2 * S->capinst : 16;
-        bench_inst *n = realloc(S->inst, (size_t)cap * sizeof *n);
+        bench_inst *n = lcp_realloc(S->inst, (size_t)cap, sizeof *n);
         if (!n) return perr(p, 1, "out of memory");
         S->inst = n;
         S->capinst = cap;
@@ -438,8 +438,8 @@ static int instance_line(parser *p, char **tok, int nt)
         return perr(p, 2, "instance: name= needs a single folder, %s matches several", pat);
     }
     int nd = 0, rc = 0;                            /* the folders among the matches */
-    char **dirs = malloc((g.gl_pathc + 1) * sizeof(char *));
-    char *names = calloc(g.gl_pathc + 1, BENCH_LABEL);
+    char **dirs = lcp_malloc((g.gl_pathc + 1), sizeof(char *));
+    char *names = lcp_calloc(g.gl_pathc + 1, BENCH_LABEL);
     for (size_t k = 0; dirs && k < g.gl_pathc; k++) {
         struct stat st;
         if (stat(g.gl_pathv[k], &st) == 0 && S_ISDIR(st.st_mode)) dirs[nd++] = g.gl_pathv[k];
@@ -450,8 +450,8 @@ static int instance_line(parser *p, char **tok, int nt)
     for (int k = 0; rc == 0 && k < nd; k++)
         rc = push_inst(p, name ? name : names + (size_t)k * BENCH_LABEL, dirs[k],
                        rs ? rs->name : NULL);
-    free(dirs);
-    free(names);
+    lcp_free(dirs);
+    lcp_free(names);
     globfree(&g);
     return rc;
 }
@@ -586,14 +586,14 @@ int bench_suite_load(const char *cmd, const char *arg, const char *capdir, int f
         return 1;
     }
     size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
+    char *buf = lcp_malloc(cap, 1);
     size_t got;
     while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += got;
         if (n + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
+            char *b = lcp_realloc(buf, cap *= 2, 1);
             if (!b) {
-                free(buf);
+                lcp_free(buf);
                 buf = NULL;
             }
             buf = b;
@@ -611,7 +611,7 @@ int bench_suite_load(const char *cmd, const char *arg, const char *capdir, int f
     if (slash) *slash = 0;
     else snprintf(base, sizeof base, ".");
     int rc = bench_suite_parse(cmd, buf, arg, base, capdir, force, S);
-    free(buf);
+    lcp_free(buf);
     return rc;
 }
 

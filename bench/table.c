@@ -107,7 +107,7 @@ int bench_table_runs(const bench_table_ctx *t, const char *text, const char *nam
     char *limited = NULL;
     if (t->timeout > 0) { /* the limit as the grid's first `set': the table's own lines follow */
         size_t n = strlen(text) + 64;
-        if (!(limited = malloc(n))) {
+        if (!(limited = lcp_malloc(n, 1))) {
             bench_error(t->cmd, "out of memory");
             return 1;
         }
@@ -115,7 +115,7 @@ int bench_table_runs(const bench_table_ctx *t, const char *text, const char *nam
         text = limited;
     }
     int rc = bench_run_text(t->cmd, text, name, t->out, t->force, t->argc, t->argv);
-    free(limited);
+    lcp_free(limited);
     if (rc == 2) return rc;
     if (bench_plot_dir_style(t->cmd, t->out, 1, t->style) != 0) rc = 1;
     return rc;

@@ -83,7 +83,7 @@ static int run_instance(const bench_table_ctx *t, t1 *T, lcp_problem *P, inst *x
         return 1;
     }
     size_t m = (size_t)(P->m > 0 ? P->m : 1);
-    double *z = malloc(m * sizeof(double));
+    double *z = lcp_malloc(m, sizeof(double));
     if (!z) return 1;
     int rc = 0;
     for (int k = 0; k < NM; k++) {
@@ -125,7 +125,7 @@ static int run_instance(const bench_table_ctx *t, t1 *T, lcp_problem *P, inst *x
             c->t[j] = c->it[j] >= 0 ? c->tps * c->it[j] : NAN;
         }
     }
-    free(z);
+    lcp_free(z);
     return rc;
 }
 
@@ -452,8 +452,8 @@ static int figures(const bench_table_ctx *t, t1 *T)
         int ns = 0, fail = 0;
         for (int m = 0; m < NM; m++) {
             const bench_history *h = &x->c[m].h;
-            xt[m] = malloc((size_t)(h->n + 1) * sizeof(double));
-            xi[m] = malloc((size_t)(h->n + 1) * sizeof(double));
+            xt[m] = lcp_malloc((size_t)(h->n + 1), sizeof(double));
+            xi[m] = lcp_malloc((size_t)(h->n + 1), sizeof(double));
             fail |= !xt[m] || !xi[m];
             for (int k = 0; !fail && k < h->n; k++) {
                 xi[m][k] = h->iter[k];
@@ -485,8 +485,8 @@ static int figures(const bench_table_ctx *t, t1 *T)
             if (ns && bench_fig_write(t->cmd, dir, &F, t->style) < 0) rc = 1;
         }
         for (int m = 0; m < NM; m++) {
-            free(xt[m]);
-            free(xi[m]);
+            lcp_free(xt[m]);
+            lcp_free(xi[m]);
         }
         if (fail) rc = 1;
     }
@@ -495,7 +495,7 @@ static int figures(const bench_table_ctx *t, t1 *T)
 
 int bench_table_amgs1(const bench_table_ctx *t)
 {
-    t1 *T = calloc(1, sizeof *T);
+    t1 *T = lcp_calloc(1, sizeof *T);
     if (!T) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -560,6 +560,6 @@ int bench_table_amgs1(const bench_table_ctx *t)
     for (int s = 0; s < NS; s++)
         for (int i = 0; i < NI; i++)
             for (int m = 0; m < NM; m++) bench_history_free(&T->I[s][i].c[m].h);
-    free(T);
+    lcp_free(T);
     return rc;
 }

@@ -56,7 +56,7 @@ int bench_sim_run(const char *scene, const char *solver, double beta, int steps,
         W.opt.gamma = 1.0;
     }
     int stack = strcmp(scene, "stack") == 0 && W.nb > 0;
-    double *x0 = stack ? malloc((size_t)W.nb * 3 * sizeof(double)) : NULL;
+    double *x0 = stack ? lcp_malloc((size_t)W.nb * 3, sizeof(double)) : NULL;
     if (stack && !x0) {
         snprintf(msg, msglen, "out of memory");
         prob_world_free(&W);
@@ -98,7 +98,7 @@ int bench_sim_run(const char *scene, const char *solver, double beta, int steps,
             pe += W.mass[k] * r * sqrt(W.gravity[0] * W.gravity[0] +
                                        W.gravity[1] * W.gravity[1]);
         if (!(o->ke_end <= 0.01 * pe)) o->stands = 0;
-        free(x0);
+        lcp_free(x0);
     }
     prob_world_free(&W);
     return rc;

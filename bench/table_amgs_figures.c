@@ -43,7 +43,7 @@ static int write_scene(const bench_table_ctx *t, int s, const double *res, int n
         bench_csvw_end(&w);
     }
     if (bench_csvw_close(&w, t->cmd)) return 1;
-    double *x = malloc((size_t)nsteps * sizeof(double));
+    double *x = lcp_malloc((size_t)nsteps, sizeof(double));
     if (!x) return 1;
     for (int k = 0; k < nsteps; k++) x[k] = k + 1;
     bench_series S[NMETH];
@@ -66,7 +66,7 @@ static int write_scene(const bench_table_ctx *t, int s, const double *res, int n
     F.key = "top right";
     snprintf(dir, sizeof dir, "%s/plots", t->out);
     int rc = bench_fig_write(t->cmd, dir, &F, t->style) < 0;
-    free(x);
+    lcp_free(x);
     return rc;
 }
 
@@ -216,7 +216,7 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
              t->maxit > 0 ? t->maxit : 10000L);
     int rc = bench_table_runs(t, text, "amgs-figures");
     if (rc == 2) return rc;
-    double *res = malloc((size_t)NMETH * nsteps * sizeof(double));
+    double *res = lcp_malloc((size_t)NMETH * nsteps, sizeof(double));
     if (!res) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -245,7 +245,7 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
         if (write_scene(t, s, res, nsteps)) rc = 1;
     }
     bench_progress_end(&prog);
-    free(res);
+    lcp_free(res);
     bench_claim cl[NCLAIM];
     claims(g, stands, cl);
     if (bench_claims_csv(t->cmd, t->out, t->force, cl, NCLAIM)) rc = 1;

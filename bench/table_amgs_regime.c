@@ -55,12 +55,12 @@ static int solve_sweeps(const lcp_problem *P, const char *name, long maxit)
         o.gamma = 1;
     }
     size_t m = (size_t)(P->m > 0 ? P->m : 1);
-    double *z = calloc(m, sizeof(double));
+    double *z = lcp_calloc(m, sizeof(double));
     if (!z) return -2;
     if (P->z0) memcpy(z, P->z0, (size_t)P->m * sizeof(double));
     lcp_info info;
     lcp_status st = lcp_solve(lcp_solver_find(name), P, &o, z, &info);
-    free(z);
+    lcp_free(z);
     if (st < 0) return -2;
     return st == LCP_OK ? info.iterations : -1;   /* -1: not within maxit */
 }
@@ -82,7 +82,7 @@ static void measure(const bench_table_ctx *t, lcp_problem *P, rcase *c, long max
         for (int i = 0; i < P->m; i++) c->rigid &= P->E[i] == 0;
     }
     size_t m = (size_t)(P->m > 0 ? P->m : 1);
-    double *zr = calloc(m, sizeof(double));
+    double *zr = lcp_calloc(m, sizeof(double));
     lcp_options o;
     lcp_info info;
     lcp_options_default(&o);
@@ -91,12 +91,12 @@ static void measure(const bench_table_ctx *t, lcp_problem *P, rcase *c, long max
     if (st != LCP_OK && st != LCP_NONUNIQUE) {
         bench_error(t->cmd, "%s eps %g d %g seed %d step %d: ldlt-ref %s", c->scene, c->eps,
                     c->d, c->seed, c->step, lcp_status_str(st));
-        free(zr);
+        lcp_free(zr);
         return;
     }
     if (bench_regime_analyse(P, zr, 0.5, c->rigid, &c->R) != 0)
         bench_error(t->cmd, "%s: the eigenvalue analysis failed", c->scene);
-    free(zr);
+    lcp_free(zr);
     c->it_pgs = solve_sweeps(P, "pgs", maxit);
     c->it_d = solve_sweeps(P, "amgs-D", maxit);
     c->it_i = solve_sweeps(P, "amgs-I", maxit);
@@ -152,7 +152,7 @@ static int run_cases(const bench_table_ctx *t, rcase *c, int n, long maxit)
     int rc = 0;
     bench_progress prog;
     bench_progress_start(&prog, "amgs-regime", n);
-    char *done = calloc((size_t)n, 1);
+    char *done = lcp_calloc((size_t)n, 1);
     for (int a = 0; done && a < n; a++) {
         if (done[a]) continue;
         int idx[8], steps[8], ns = 0;
@@ -191,7 +191,7 @@ static int run_cases(const bench_table_ctx *t, rcase *c, int n, long maxit)
         }
     }
     bench_progress_end(&prog);
-    free(done);
+    lcp_free(done);
     return rc;
 }
 
@@ -308,7 +308,7 @@ static void findings(const rcase *c, int n, bench_claim *cl)
          .threshold = "median in [0.90, 1.15] (the paper's 1.02-1.05 widened)"},
     };
     memcpy(cl, init, sizeof init);
-    double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    double *v = lcp_malloc((size_t)(n > 0 ? n : 1), sizeof(double));
     if (!v) return;
     static const char *const scenes[] = {"pool", "pool-graded", "stack", "spheres"};
     for (int s = 0; s < 4; s++) {   /* rigid, per scene */
@@ -343,7 +343,7 @@ static void findings(const rcase *c, int n, bench_claim *cl)
     for (int j = 0; j < n; j++)
         if (c[j].ok) v[k++] = c[j].r_i;
     bench_claim_spread(&cl[4], "all instances", v, k, "%.2f");
-    free(v);
+    lcp_free(v);
 }
 
 static int figures(const bench_table_ctx *t, const rcase *c, int n)
@@ -352,9 +352,9 @@ static int figures(const bench_table_ctx *t, const rcase *c, int n)
     double *x[3], *y[3], *x2[3];
     int k[3] = {0, 0, 0};
     for (int s = 0; s < 3; s++) {
-        x[s] = malloc((size_t)(n + 1) * sizeof(double));
-        y[s] = malloc((size_t)(n + 1) * sizeof(double));
-        x2[s] = malloc((size_t)(n + 1) * sizeof(double));
+        x[s] = lcp_malloc((size_t)(n + 1), sizeof(double));
+        y[s] = lcp_malloc((size_t)(n + 1), sizeof(double));
+        x2[s] = lcp_malloc((size_t)(n + 1), sizeof(double));
     }
     int ok = 1;
     for (int s = 0; s < 3; s++) ok &= x[s] && y[s] && x2[s];
@@ -402,9 +402,9 @@ static int figures(const bench_table_ctx *t, const rcase *c, int n)
         if (ns && bench_fig_write(t->cmd, dir, &F, t->style) < 0) rc = 1;
     } else rc = 1;
     for (int s = 0; s < 3; s++) {
-        free(x[s]);
-        free(y[s]);
-        free(x2[s]);
+        lcp_free(x[s]);
+        lcp_free(y[s]);
+        lcp_free(x2[s]);
     }
     return rc;
 }
@@ -412,7 +412,7 @@ static int figures(const bench_table_ctx *t, const rcase *c, int n)
 int bench_table_amgs_regime(const bench_table_ctx *t)
 {
     long maxit = t->maxit > 0 ? t->maxit : 200000;
-    rcase *c = calloc(MAXC, sizeof(rcase));
+    rcase *c = lcp_calloc(MAXC, sizeof(rcase));
     if (!c) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -462,6 +462,6 @@ int bench_table_amgs_regime(const bench_table_ctx *t)
         if (bench_close(t->cmd, &o)) rc = 1;
         else fprintf(stderr, "lcpbench table: wrote %s/regime.md\n", t->out);
     } else rc = 1;
-    free(c);
+    lcp_free(c);
     return rc;
 }

@@ -178,9 +178,9 @@ static void dantzig_own(const bench_table_ctx *t, odata *D, int k)
     lcp_problem P;
     if (lcp_read_instance(dir, &P, msg, sizeof msg) != LCP_OK) return;
     int m = P.m;
-    double *z = calloc((size_t)m, sizeof(double)), *w = calloc((size_t)m, sizeof(double));
-    double *lo = calloc((size_t)m, sizeof(double)), *hi = calloc((size_t)m, sizeof(double));
-    char *set = calloc((size_t)m, 1);
+    double *z = lcp_calloc((size_t)m, sizeof(double)), *w = lcp_calloc((size_t)m, sizeof(double));
+    double *lo = lcp_calloc((size_t)m, sizeof(double)), *hi = lcp_calloc((size_t)m, sizeof(double));
+    char *set = lcp_calloc((size_t)m, 1);
     if (z && w && lo && hi && set) {
         lcp_options opt;
         lcp_options_default(&opt);
@@ -208,11 +208,11 @@ static void dantzig_own(const bench_table_ctx *t, odata *D, int k)
             d->frozen = R.rinf;
         }
     }
-    free(z);
-    free(w);
-    free(lo);
-    free(hi);
-    free(set);
+    lcp_free(z);
+    lcp_free(w);
+    lcp_free(lo);
+    lcp_free(hi);
+    lcp_free(set);
     lcp_problem_free(&P);
 }
 
@@ -311,8 +311,8 @@ static lcp_status sim_hook(void *vctx, const prob_world *W, const lcp_problem *P
     (void)step;
     int m = P->m;
     if (m == 0) return LCP_OK;
-    double *z = calloc((size_t)m, sizeof(double)), *zr = calloc((size_t)m, sizeof(double));
-    double *w = calloc((size_t)m, sizeof(double)), *wr = calloc((size_t)m, sizeof(double));
+    double *z = lcp_calloc((size_t)m, sizeof(double)), *zr = lcp_calloc((size_t)m, sizeof(double));
+    double *w = lcp_calloc((size_t)m, sizeof(double)), *wr = lcp_calloc((size_t)m, sizeof(double));
     if (z && zr && w && wr) {
         if (P->z0) memcpy(z, P->z0, (size_t)m * sizeof(double));
         lcp_info info;
@@ -335,10 +335,10 @@ static lcp_status sim_hook(void *vctx, const prob_world *W, const lcp_problem *P
             c->n++;
         }
     }
-    free(z);
-    free(zr);
-    free(w);
-    free(wr);
+    lcp_free(z);
+    lcp_free(zr);
+    lcp_free(w);
+    lcp_free(wr);
     return LCP_OK;
 }
 
@@ -753,26 +753,26 @@ static void md(FILE *m, const odata *D, const oscale *S, const osims *M)
 
 int bench_table_ode(const bench_table_ctx *t)
 {
-    odata *D = calloc(1, sizeof *D);
+    odata *D = lcp_calloc(1, sizeof *D);
     if (!D) return 1;
     for (int k = 0; k < NINST; k++)
         if (insts[k].size <= t->size) D->idx[D->ni++] = k;
     D->has_ode = lcp_solver_find("ode-dantzig") != NULL;
-    char *text = malloc(32768);
+    char *text = lcp_malloc(32768, 1);
     if (!text || build_text(t, D, text, 32768)) {
-        free(text);
-        free(D);
+        lcp_free(text);
+        lcp_free(D);
         return 1;
     }
     int rc = bench_run_text(t->cmd, text, "ode", t->out, t->force, t->argc, t->argv);
-    free(text);
+    lcp_free(text);
     if (rc == 2) {
-        free(D);
+        lcp_free(D);
         return rc;
     }
     bench_csv T;
     if (bench_read_runs(t->cmd, t->out, &T)) {
-        free(D);
+        lcp_free(D);
         return 1;
     }
     read_runs(t, D, &T);
@@ -782,9 +782,9 @@ int bench_table_ode(const bench_table_ctx *t)
     oscale S;
     scaling(D, &S);
     bench_claim cl[NCLAIM];
-    osims *M = calloc(1, sizeof *M);
+    osims *M = lcp_calloc(1, sizeof *M);
     if (!M) {
-        free(D);
+        lcp_free(D);
         return 1;
     }
     for (int k = 0; k < NSIM; k++)
@@ -814,7 +814,7 @@ int bench_table_ode(const bench_table_ctx *t)
         if (bench_close(t->cmd, &o)) rc = 1;
         else fprintf(stderr, "lcpbench table: wrote %s/ode.md\n", t->out);
     } else rc = 1;
-    free(M);
-    free(D);
+    lcp_free(M);
+    lcp_free(D);
     return rc;
 }

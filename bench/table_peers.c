@@ -118,7 +118,7 @@ static void add(text *b, const char *fmt, ...)
             return;
         } else {
             size_t cap = 2 * (b->cap + (size_t)k + 256);
-            char *s = realloc(b->s, cap);
+            char *s = lcp_realloc(b->s, cap, 1);
             if (!s) b->failed = 1;
             else {
                 b->s = s;
@@ -143,7 +143,7 @@ static int add_inst(const char *cmd, peers *Q, int *cap, const char *path)
     }
     if (Q->np == *cap) {
         *cap = *cap ? 2 * *cap : 16;
-        inst *n = realloc(Q->I, (size_t)*cap * sizeof *n);
+        inst *n = lcp_realloc(Q->I, (size_t)*cap, sizeof *n);
         if (!n) {
             bench_error(cmd, "out of memory");
             return 1;
@@ -408,7 +408,7 @@ static int profiles(const bench_table_ctx *t, const bench_csv *T, const peers *Q
     int nl = 0, rc = 0, missing = 0, lib[NLIB];
     char names[NLIB][64];
     const char *label[NLIB];
-    double *v = malloc(((size_t)Q->np * NLIB + 1) * sizeof(double));
+    double *v = lcp_malloc(((size_t)Q->np * NLIB + 1), sizeof(double));
     if (!v) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -460,7 +460,7 @@ static int profiles(const bench_table_ctx *t, const bench_csv *T, const peers *Q
     if (missing)
         bench_error(t->cmd, "warning: gnuplot not found: profile scripts and data written in "
                             "%s, no images", dir);
-    free(v);
+    lcp_free(v);
     return rc;
 }
 
@@ -590,10 +590,10 @@ static void md_wins(FILE *f, const peers *Q)
                    "refused or skipped on %d (%s).\n", Q->S[s]->name, nwin,
                 nwin ? w.s : "none", nlose, nlose ? l.s : "none", nfail, nfail ? x.s : "none",
                 nref, nref ? r.s : "none");
-        free(w.s);
-        free(l.s);
-        free(x.s);
-        free(r.s);
+        lcp_free(w.s);
+        lcp_free(l.s);
+        lcp_free(x.s);
+        lcp_free(r.s);
     }
 }
 
@@ -686,7 +686,7 @@ int bench_table_peers(const bench_table_ctx *t)
     int rc = 0, parsed = 0, nsolver;
     const lcp_solver *reg = lcp_solvers(&nsolver);
     Q.ns = nsolver;
-    Q.S = malloc(((size_t)nsolver + 1) * sizeof *Q.S);
+    Q.S = lcp_malloc(((size_t)nsolver + 1), sizeof *Q.S);
     if (!Q.S) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -696,7 +696,7 @@ int bench_table_peers(const bench_table_ctx *t)
         rc = 1;
         goto done;
     }
-    Q.C = calloc((size_t)Q.np * (size_t)Q.ns + 1, sizeof *Q.C);
+    Q.C = lcp_calloc((size_t)Q.np * (size_t)Q.ns + 1, sizeof *Q.C);
     if (!Q.C) {
         bench_error(t->cmd, "out of memory");
         rc = 1;
@@ -723,8 +723,8 @@ int bench_table_peers(const bench_table_ctx *t)
     rc |= write_csv(t, &Q);
     rc |= profiles(t, &T, &Q);
     int maxcl = 2 * Q.ns + 1, ncl;
-    bench_claim *cl = calloc((size_t)maxcl, sizeof *cl);
-    char (*st)[2][NOTE] = calloc((size_t)maxcl, sizeof *st);
+    bench_claim *cl = lcp_calloc((size_t)maxcl, sizeof *cl);
+    char (*st)[2][NOTE] = lcp_calloc((size_t)maxcl, sizeof *st);
     if (!cl || !st) {
         bench_error(t->cmd, "out of memory");
         rc = 1;
@@ -733,14 +733,14 @@ int bench_table_peers(const bench_table_ctx *t)
         rc |= bench_claims_csv(t->cmd, t->out, t->force, cl, ncl);
         rc |= write_md(t, &Q, cl, ncl);
     }
-    free(cl);
-    free(st);
+    lcp_free(cl);
+    lcp_free(st);
 done:
     if (parsed) bench_suite_free(&S);
     bench_csv_free(&T);
-    free(suite.s);
-    free(Q.I);
-    free(Q.S);
-    free(Q.C);
+    lcp_free(suite.s);
+    lcp_free(Q.I);
+    lcp_free(Q.S);
+    lcp_free(Q.C);
     return rc;
 }

@@ -66,7 +66,7 @@ static void *work(void *arg)
 {
     worker *w = arg;
     int perm[MAXM];
-    double *z = malloc((size_t)w->P->m * sizeof(double));
+    double *z = lcp_malloc((size_t)w->P->m, sizeof(double));
     lcp_options o;
     lcp_options_default(&o);
     o.tol = TOL;
@@ -83,7 +83,7 @@ static void *work(void *arg)
         }
     }
     atomic_fetch_add(w->done, pending);
-    free(z);
+    lcp_free(z);
     return NULL;
 }
 
@@ -181,7 +181,7 @@ static void heuristics(const lcp_problem *P, scene_out *so)
     lcp_options_default(&o);
     o.tol = TOL;
     o.max_iter = CAP;
-    double *z = malloc((size_t)P->m * sizeof(double));
+    double *z = lcp_malloc((size_t)P->m, sizeof(double));
     const lcp_order ho[5] = {LCP_ORDER_NATURAL, LCP_ORDER_REVERSE, LCP_ORDER_SYMMETRIC,
                              LCP_ORDER_ERROR, LCP_ORDER_MASS};
     for (int h = 0; h < NHEUR; h++) so->heur[h] = 255;
@@ -203,7 +203,7 @@ static void heuristics(const lcp_problem *P, scene_out *so)
     so->rmin = rs[0];
     so->rmed = rs[NSEED / 2];
     so->rmax = rs[NSEED - 1];
-    free(z);
+    lcp_free(z);
 }
 
 /* the permutation of ordering k as "0 3 1 ..." */
@@ -263,7 +263,7 @@ static int curves(const bench_table_ctx *t, const lcp_problem *P, scene_out *so)
     }
     long which[3] = {0, so->best, so->worst};
     int perm[MAXM], rc = 0;
-    double *z = malloc((size_t)P->m * sizeof(double));
+    double *z = lcp_malloc((size_t)P->m, sizeof(double));
     for (int k = 0; z && k < 3; k++) {
         lcp_options o;
         lcp_options_default(&o);
@@ -280,7 +280,7 @@ static int curves(const bench_table_ctx *t, const lcp_problem *P, scene_out *so)
             rc = 1;
         }
     }
-    free(z);
+    lcp_free(z);
     return rc;
 }
 
@@ -295,7 +295,7 @@ static int figures(const bench_table_ctx *t, scene_out *so)
     int rc = 0;
     for (int k = 0; k < 3; k++) {
         const bench_history *h = &so->curve[k];
-        x[k] = malloc((size_t)(h->n + 1) * sizeof(double));
+        x[k] = lcp_malloc((size_t)(h->n + 1), sizeof(double));
         if (!x[k]) rc = 1;
         for (int j = 0; x[k] && j < h->n; j++) x[k][j] = h->iter[j];
         S[k] = (bench_series){wn[k], x[k] ? h->n : 0, x[k], h->r2, 0};
@@ -314,7 +314,7 @@ static int figures(const bench_table_ctx *t, scene_out *so)
     F.ns = 3;
     F.s = S;
     if (!rc) rc = bench_fig_write(t->cmd, dir, &F, t->style) < 0;
-    for (int k = 0; k < 3; k++) free(x[k]);
+    for (int k = 0; k < 3; k++) lcp_free(x[k]);
     /* their Figure 3: the histogram, each heuristic a marker in a row of its own above it,
      * named beside it */
     double hx[CAP + 2], hy[CAP + 2], mx[NHEUR + 1], my[NHEUR + 1], top = 1;
@@ -369,7 +369,7 @@ static int one_scene(const bench_table_ctx *t, scene_out *so)
     so->m = P.m;
     so->n = 1;
     for (int i = 2; i <= P.m; i++) so->n *= i;
-    unsigned char *its = malloc((size_t)so->n);
+    unsigned char *its = lcp_malloc((size_t)so->n, 1);
     if (!its) {
         bench_error(t->cmd, "out of memory");
         lcp_problem_free(&P);
@@ -377,7 +377,7 @@ static int one_scene(const bench_table_ctx *t, scene_out *so)
     }
     enumerate(&P, so->n, its, so->scene);
     statistics(t->cmd, its, so);
-    free(its);
+    lcp_free(its);
     heuristics(&P, so);
     int rc = write_csv(t, so);
     rc |= curves(t, &P, so);
@@ -448,7 +448,7 @@ static void md_table(FILE *f, const scene_out *so)
 
 int bench_table_reorder(const bench_table_ctx *t)
 {
-    scene_out *so = calloc(2, sizeof *so);
+    scene_out *so = lcp_calloc(2, sizeof *so);
     if (!so) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -488,6 +488,6 @@ int bench_table_reorder(const bench_table_ctx *t)
     } else rc = 1;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) bench_history_free(&so[s].curve[k]);
-    free(so);
+    lcp_free(so);
     return rc;
 }

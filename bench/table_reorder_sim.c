@@ -61,7 +61,7 @@ static lcp_status ref_hook(void *ctx, const prob_world *W, const lcp_problem *P0
     r->have = 0;
     if (step % EVERY) return LCP_OK;
     if (P0->m > r->cap) {
-        double *z = realloc(r->zref, (size_t)P0->m * sizeof(double));
+        double *z = lcp_realloc(r->zref, (size_t)P0->m, sizeof(double));
         if (!z) return LCP_ERR_NOMEM;
         r->zref = z;
         r->cap = P0->m;
@@ -163,7 +163,7 @@ static int sim(const bench_table_ctx *t, int s, int o, int seed, int nspheres, s
         if (isfinite(R->err[k])) R->err_max = isfinite(R->err_max) ? fmax(R->err_max, R->err[k])
                                                                   : R->err[k];
     R->ok = !rcode;
-    free(rc.zref);
+    lcp_free(rc.zref);
     prob_world_free(&W);
     return rcode;
 }
@@ -357,7 +357,7 @@ static void claims(const rsim *D, bench_claim *cl)
 
 int bench_table_reorder_sim(const bench_table_ctx *t)
 {
-    rsim *D = calloc(1, sizeof *D);
+    rsim *D = lcp_calloc(1, sizeof *D);
     if (!D) {
         bench_error(t->cmd, "out of memory");
         return 1;
@@ -436,6 +436,6 @@ int bench_table_reorder_sim(const bench_table_ctx *t)
         if (bench_close(t->cmd, &out)) rc = 1;
         else fprintf(stderr, "lcpbench table: wrote %s/reorder-sim.md\n", t->out);
     } else rc = 1;
-    free(D);
+    lcp_free(D);
     return rc;
 }

@@ -68,8 +68,8 @@ typedef struct spook {
 static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
 {
     size_t m = (size_t)(P->m > 0 ? P->m : 1);
-    double *zr = calloc(m, sizeof(double)), *w = malloc(m * sizeof(double));
-    double *z = malloc(m * sizeof(double));
+    double *zr = lcp_calloc(m, sizeof(double)), *w = lcp_malloc(m, sizeof(double));
+    double *z = lcp_malloc(m, sizeof(double));
     int rc = 0;
     S->refname = "ldlt-ref";
     if (!zr || !w || !z) {
@@ -113,9 +113,9 @@ static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
         lcp_solve(lcp_solver_find("pgs"), P, &o, z, &info);
     }
 done:
-    free(zr);
-    free(w);
-    free(z);
+    lcp_free(zr);
+    lcp_free(w);
+    lcp_free(z);
     return rc;
 }
 
@@ -139,7 +139,7 @@ static int scaling(const bench_table_ctx *t, spook *S)
             lcp_problem_free(&Q);
             continue;
         }
-        double *zq = malloc((size_t)(Q.m > 0 ? Q.m : 1) * sizeof(double));
+        double *zq = lcp_malloc((size_t)(Q.m > 0 ? Q.m : 1), sizeof(double));
         bench_result r;
         lcp_options o;
         lcp_options_default(&o);
@@ -149,7 +149,7 @@ static int scaling(const bench_table_ctx *t, spook *S)
             S->tps[s] = r.t_median / 20;
             S->nrows[s] = Q.m;
         }
-        free(zq);
+        lcp_free(zq);
         lcp_problem_free(&Q);
         bench_progress_step(&prog, 1);
     }
@@ -181,8 +181,8 @@ typedef struct inst_ctx {
 static void measure_instance(const lcp_problem *P0, inst_stat *o)
 {
     size_t m = (size_t)(P0->m > 0 ? P0->m : 1);
-    double *zr = calloc(m, sizeof(double)), *w = malloc(m * sizeof(double));
-    double *z = malloc(m * sizeof(double));
+    double *zr = lcp_calloc(m, sizeof(double)), *w = lcp_malloc(m, sizeof(double));
+    double *z = lcp_malloc(m, sizeof(double));
     double res[3][KMAX + 1];
     lcp_problem P = *P0;
     lcp_options opt;
@@ -224,9 +224,9 @@ static void measure_instance(const lcp_problem *P0, inst_stat *o)
     }
     o->ok = 1;
 done:
-    free(zr);
-    free(w);
-    free(z);
+    lcp_free(zr);
+    lcp_free(w);
+    lcp_free(z);
 }
 
 static lcp_status inst_hook(void *ctx, const prob_world *W, const lcp_problem *P, int step)
@@ -791,10 +791,10 @@ int bench_table_spook_pgs(const bench_table_ctx *t)
     snprintf(dir, sizeof dir, "%s/instances/spheres", t->out);
     lcp_problem P;
     lcp_problem_init(&P);
-    spook *S = calloc(1, sizeof *S);
+    spook *S = lcp_calloc(1, sizeof *S);
     if (!S || bench_scene_problem(t->cmd, "spheres", 0, NULL, 100, dir, &P)) {
         if (!S) bench_error(t->cmd, "out of memory");
-        free(S);
+        lcp_free(S);
         lcp_problem_free(&P);
         return 1;
     }
@@ -802,7 +802,7 @@ int bench_table_spook_pgs(const bench_table_ctx *t)
     int rc = error_curves(t, &P, S);
     lcp_problem_free(&P);
     if (rc) {
-        free(S);
+        lcp_free(S);
         return rc;
     }
     rc |= scaling(t, S);
@@ -846,6 +846,6 @@ int bench_table_spook_pgs(const bench_table_ctx *t)
         if (bench_close(t->cmd, &o)) rc = 1;
         else fprintf(stderr, "lcpbench table: wrote %s/spook-pgs.md\n", t->dest);
     } else rc = 1;
-    free(S);
+    lcp_free(S);
     return rc;
 }

@@ -71,7 +71,7 @@ static int jadd(joblist *L, const char *scene, double h, const char *stepper,
 {
     if (L->n == L->cap) {
         int cap = L->cap ? 2 * L->cap : 64;
-        job *a = realloc(L->a, (size_t)cap * sizeof *a);
+        job *a = lcp_realloc(L->a, (size_t)cap, sizeof *a);
         if (!a) return -1;
         L->a = a;
         L->cap = cap;
@@ -512,7 +512,7 @@ static int jobs_t1(tables *T)
         jb->cfg.modal = 1;
         jb->cfg.fit_from = 3;
         x->lin = (lin_ctx){.M = &x->M, .h = 1.25 * hc, .lin = 1e-3 * x->len, .share = NAN};
-        x->lin.u = calloc(2 * (size_t)x->M.n, sizeof(double));
+        x->lin.u = lcp_calloc(2 * (size_t)x->M.n, sizeof(double));
         if (!x->lin.u) return 1;
         x->lin.ulast = x->lin.u + x->M.n;
         jb->mon = lin_monitor;
@@ -527,7 +527,7 @@ static int jobs_t1(tables *T)
     T->L.a[j].cfg.modal = 1;
     T->L.a[j].cfg.fit_from = 3;
     T->lin7 = (lin_ctx){.M = &x->M, .h = 1.25 * x->M.h_crit, .lin = 1e-3 * x->len, .share = NAN};
-    T->lin7.u = calloc(2 * (size_t)x->M.n, sizeof(double));
+    T->lin7.u = lcp_calloc(2 * (size_t)x->M.n, sizeof(double));
     if (!T->lin7.u) return 1;
     T->lin7.ulast = T->lin7.u + x->M.n;
     T->L.a[j].mon = lin_monitor;
@@ -538,7 +538,7 @@ static int jobs_t1(tables *T)
         j = jadd(&T->L, "towed", f2_ratio[i] * x->M.h_crit, "vts", "ldlt-ref", 1, F2STEPS);
         if (j < 0) return 1;
         T->f2[i].cap = F2STEPS;
-        T->f2[i].y = malloc(F2STEPS * sizeof(double));
+        T->f2[i].y = lcp_malloc(F2STEPS, sizeof(double));
         if (!T->f2[i].y) return 1;
         for (int s = 0; s < F2STEPS; s++) T->f2[i].y[s] = NAN;
         T->L.a[j].mon = et_monitor;
@@ -664,7 +664,7 @@ static int jobs_t56(tables *T)
         int steps = (int)lround(T5_TIME / t5_h[i]);
         chain_ctx *c = &T->c5[i];
         c->cap = T->n5[i] = steps;
-        c->om = calloc(4 * (size_t)steps, sizeof(double));
+        c->om = lcp_calloc(4 * (size_t)steps, sizeof(double));
         if (!c->om) return 1;
         c->enyq = c->om + steps;
         c->ke = c->om + 2 * (size_t)steps;
@@ -1082,7 +1082,7 @@ static int figures(const bench_table_ctx *t, const tables *T)
         const job *j = J(T, T->j5[i]);
         if (!j) continue;
         int n = j->R.steps_done;
-        tx[i] = malloc(3 * (size_t)(n + 1) * sizeof(double));
+        tx[i] = lcp_malloc(3 * (size_t)(n + 1), sizeof(double));
         if (!tx[i]) continue;
         hy[i] = tx[i] + n + 1;
         ey[i] = tx[i] + 2 * (size_t)(n + 1);
@@ -1113,7 +1113,7 @@ static int figures(const bench_table_ctx *t, const tables *T)
     F.hline = 1e-6;
     F.hline_title = "onset level 1e-6";
     rc |= fig(t, &F);
-    for (int i = 0; i < 3; i++) free(tx[i]);
+    for (int i = 0; i < 3; i++) lcp_free(tx[i]);
     /* F7: predicted top mode against the measured growing pattern (y of each bead) */
     if (tw->have) {
         int N = 20, n = tw->M.n;
@@ -1787,7 +1787,7 @@ static double now(void)
 
 int bench_table_transversal(const bench_table_ctx *t)
 {
-    tables *T = calloc(1, sizeof *T);
+    tables *T = lcp_calloc(1, sizeof *T);
     if (!T) return alloc_fail(t);
     T->quick = t->size < 0;
     double t0 = now();
@@ -1811,12 +1811,12 @@ int bench_table_transversal(const bench_table_ctx *t)
     }
     for (int k = 0; k < NT1; k++) {
         if (T->t1[k].have) prob_modal_free(&T->t1[k].M);
-        free(T->t1[k].lin.u);
+        lcp_free(T->t1[k].lin.u);
     }
-    free(T->lin7.u);
-    for (int i = 0; i < F2N; i++) free(T->f2[i].y);
-    for (int i = 0; i < 3; i++) free(T->c5[i].om);
-    free(T->L.a);
-    free(T);
+    lcp_free(T->lin7.u);
+    for (int i = 0; i < F2N; i++) lcp_free(T->f2[i].y);
+    for (int i = 0; i < 3; i++) lcp_free(T->c5[i].om);
+    lcp_free(T->L.a);
+    lcp_free(T);
     return rc ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-/* csr.c: compressed sparse row matrices and the one allocation wrapper of liblcp.
+/* csr.c: compressed sparse row matrices and the one allocation wrapper of lcpbench
+ * (lcp_alloc.h: liblcp, problems/ and bench/ allocate through it).
  *
  * A CSR matrix stores row i's entries in j[p[i] .. p[i+1]-1] (columns ascending) and x[].
  * Costs: matvec O(nnz); transpose O(nnz + ncol); multiply C = A B is Gustavson's row-by-row
@@ -12,7 +13,8 @@
 
 #ifdef LCP_TCOV
 /* The test-only build (a separate static library compiled with -DLCP_TCOV, linked only by
- * tests/test_nomem.c) counts allocations and makes the k-th one after lcp_tcov_arm(k), and
+ * the allocation-failure tests, with problems/ and bench/ compiled against it) counts
+ * allocations and makes the k-th one after lcp_tcov_arm(k), and
  * every later one, fail, the way CSparse's Tcov tests do (Davis 2006, "Direct Methods for
  * Sparse Linear Systems", section 8.3).  This counter is the only mutable global of that
  * build; the production library has none. */
@@ -68,10 +70,12 @@ void lcp_tcov_free(void *p)
 }
 #define MALLOC lcp_tcov_malloc
 #define CALLOC lcp_tcov_calloc
+#define REALLOC lcp_tcov_realloc
 #define FREE lcp_tcov_free
 #else
 #define MALLOC malloc
 #define CALLOC calloc
+#define REALLOC realloc
 #define FREE free
 #endif
 
@@ -84,6 +88,20 @@ void *lcp_malloc(size_t n, size_t size)
 void *lcp_calloc(size_t n, size_t size)
 {
     return CALLOC(n > 0 ? n : 1, size > 0 ? size : 1);
+}
+
+void *lcp_realloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    return REALLOC(p, n * size > 0 ? n * size : 1);
+}
+
+char *lcp_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = lcp_malloc(n, 1);
+    if (c) memcpy(c, s, n);
+    return c;
 }
 
 void lcp_free(void *p) { FREE(p); }

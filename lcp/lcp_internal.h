@@ -1,6 +1,7 @@
 /* lcp_internal.h: what the parts of liblcp share but users do not see.
  *
- * - allocation: lcp_malloc / lcp_calloc / lcp_free (one wrapper, NULL-safe free);
+ * - allocation: lcp_malloc / lcp_calloc / lcp_realloc / lcp_strdup / lcp_free (lcp_alloc.h:
+ *   one wrapper, shared with problems/ and bench/, NULL-safe free);
  * - the seeded generator (splitmix64) used by random orderings and tests;
  * - the row operator that gives (A z)_i from the newest z in either form, shared by the
  *   Gauss-Seidel sweeps (pgs, amgs):
@@ -13,27 +14,10 @@
 #define LCP_INTERNAL_H
 
 #include "lcp.h"
+#include "lcp_alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-void *lcp_malloc(size_t n, size_t size);  /* NULL on overflow or failure */
-void *lcp_calloc(size_t n, size_t size);
-void lcp_free(void *p);                   /* accepts NULL */
-
-#ifdef LCP_TCOV
-/* Test-only allocation failure (the -DLCP_TCOV build of the library, see csr.c): after
- * lcp_tcov_arm(k) the k-th allocation and every later one fail (k <= 0: none). */
-void lcp_tcov_arm(long k);
-long lcp_tcov_count(void);   /* allocations asked for since the last arm */
-long lcp_tcov_failed(void);  /* of them refused */
-long lcp_tcov_live(void);    /* allocations not yet freed */
-int lcp_tcov_refuse(void);   /* count one allocation made elsewhere; 1: refuse it */
-void *lcp_tcov_malloc(size_t size);              /* the hooks given to CHOLMOD */
-void *lcp_tcov_calloc(size_t n, size_t size);
-void *lcp_tcov_realloc(void *p, size_t size);
-void lcp_tcov_free(void *p);
-#endif
 
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);

@@ -86,7 +86,7 @@ static prob_contact *push(contact_buf *B)
 {
     if (B->n == B->cap) {
         int nc = B->cap ? 2 * B->cap : 64;
-        prob_contact *p = realloc(B->c, (size_t)nc * sizeof *p);
+        prob_contact *p = lcp_realloc(B->c, (size_t)nc, sizeof *p);
         if (!p) return NULL;
         B->c = p;
         B->cap = nc;

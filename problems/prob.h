@@ -221,7 +221,8 @@ double prob_param_get(const prob_params *P, const char *key);
 lcp_status prob_world_create(prob_world *W, const prob_scene *s, const prob_params *P,
                              char *msg, size_t msglen);
 
-/* meta.txt text for the problem of step `step' (malloc'd; NULL when out of memory):
+/* meta.txt text for the problem of step `step' (allocated with the library's
+ * wrapper, lcp_alloc.h, as lcp_problem_free frees P.meta; NULL when out of memory):
  * scene, step, dim, bodies, dofs, contacts, joints, rows, solver, omega, order (beta and
  * gamma when set), every parameter (h, mu, seed, iters, tol, ...), the SPOOK, restitution
  * and friction rules, source, notes. */

@@ -44,7 +44,7 @@ static inline void prob_rotation(const prob_world *W, int k, double R[9])
     R[6] = 2 * (x * z - w * y);     R[7] = 2 * (y * z + w * x);     R[8] = 1 - 2 * (x * x + y * y);
 }
 
-/* Contact detection (collide.c): a new array of *nout contacts (malloc'd), sorted by
+/* Contact detection (collide.c): a new array of *nout contacts (lcp_malloc), sorted by
  * identity, impulses zero.  R holds the rotation of every body (9 per body). */
 lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout);
 

@@ -210,7 +210,7 @@ static int put(char **s, size_t *len, size_t *cap, const char *fmt, ...)
             return 0;
         }
         size_t nc = 2 * *cap + (size_t)k;
-        char *p = realloc(*s, nc);
+        char *p = lcp_realloc(*s, nc, 1);
         if (!p) return -1;
         *s = p;
         *cap = nc;
@@ -233,7 +233,7 @@ static void exact(char *buf, size_t len, double v)
 char *prob_meta(const prob_world *W, int step, int contacts, int rows)
 {
     size_t len = 0, cap = 1024;
-    char *s = malloc(cap);
+    char *s = lcp_malloc(cap, 1);
     if (!s) return NULL;
     s[0] = 0;
     int bad = 0;
@@ -261,7 +261,7 @@ char *prob_meta(const prob_world *W, int step, int contacts, int rows)
     bad |= put(&s, &len, &cap, "source = %s\nnotes = %s\n",
                W->scene ? W->scene->source : "custom", W->notes ? W->notes : "");
     if (bad) {
-        free(s);
+        lcp_free(s);
         return NULL;
     }
     return s;

@@ -385,6 +385,9 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         W->step = step;
         info->kinetic_energy = prob_kinetic_energy(W);
     }
+    if (st != LCP_OK && msg && msglen && !msg[0])            /* the allocations above */
+        snprintf(msg, msglen, "step %d: %s", step,
+                 st == LCP_ERR_NOMEM ? "out of memory" : lcp_status_str(st));
     double t4 = now();
     info->step = step;
     info->bodies = nb;

@@ -116,7 +116,7 @@ static lcp_status grow(void **arr, int *cap, int need, size_t sz)
     if (need <= *cap) return LCP_OK;
     int nc = *cap ? 2 * *cap : 8;
     while (nc < need) nc *= 2;
-    void *p = realloc(*arr, (size_t)nc * sz);
+    void *p = lcp_realloc(*arr, (size_t)nc, sz);
     if (!p) return LCP_ERR_NOMEM;
     *arr = p;
     *cap = nc;
