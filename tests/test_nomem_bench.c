@@ -209,10 +209,15 @@ static void test_cmd(const char *name, bench_cmd_fn *fn, char **argv, const char
             after = rc == rc0 && err0 && strcmp(e, err0) == 0 && good[P_FOLDER];
         }
         for (int p = 0; p < NPROP; p++)
-            if (!good[p] && bad[p]++ == 0)
+            if (!good[p] && bad[p]++ == 0) {
+                char line[512];                 /* stderr on one diagnostic line */
+                snprintf(line, sizeof line, "%s", e);
+                for (char *c = line; *c; c++)
+                    if (*c == '\n') *c = '|';
                 tap_diag("%s, allocation %ld refused: exit %d, stderr \"%s\", %d temporaries, "
-                         "folder %s, %ld blocks live (want %ld)", name, k, rc, e, tmps,
+                         "folder %s, %ld blocks live (want %ld)", name, k, rc, line, tmps,
                          folder ? "as before" : "changed", lcp_tcov_live(), live0);
+            }
         free(err);
         free(now);
         if (!failed) break;
