@@ -142,6 +142,17 @@ static long child_rss(const char *dir, unsigned skip, int *status)
 
 int main(int argc, char **argv)
 {
+    /* the children first, before the triad's arrays exist (a child's RSS counts the pages
+     * it shares with its parent) */
+    long rss[64][2];
+    for (int k = 1; k < argc && k < 64; k++) {
+        int s1 = 0, s2 = 0;
+        rss[k][0] = rss[k][1] = -1;
+        if (argv[k][0] >= '0' && argv[k][0] <= '9') continue;
+        rss[k][1] = child_rss(argv[k], LCP_READ_SKIP_A, &s2);
+        rss[k][0] = child_rss(argv[k], 0, &s1);
+        if (s1 || s2) rss[k][0] = rss[k][1] = -1;
+    }
     double *a = malloc(TRIAD_N * sizeof(double)), *b = malloc(TRIAD_N * sizeof(double)),
            *c = malloc(TRIAD_N * sizeof(double));
     if (!a || !b || !c) {
@@ -163,13 +174,12 @@ int main(int argc, char **argv)
             lcp_problem_free(&P);
             continue;
         }
-        int s1 = 1, s2 = 1;
-        long lean = child_rss(arg, LCP_READ_SKIP_A, &s2), whole = child_rss(arg, 0, &s1);
+        long whole = k + 1 < 64 ? rss[k + 1][0] : -1, lean = k + 1 < 64 ? rss[k + 1][1] : -1;
         lcp_read_options ro;
         char msg[1024];
         lcp_read_options_default(&ro);
         ro.skip = LCP_READ_SKIP_A;
-        if (s1 || s2 || lcp_read_instance_opt(arg, &ro, &P, msg, sizeof msg) != LCP_OK) {
+        if (whole < 0 || lean < 0 || lcp_read_instance_opt(arg, &ro, &P, msg, sizeof msg) != LCP_OK) {
             fprintf(stderr, "bench_mem: %s: cannot read or solve\n", arg);
             bad = 1;
             continue;
