@@ -87,7 +87,17 @@ typedef struct bench_sink {    /* where the rows go */
     int force, quiet;          /* replace history files; no error lines for failed runs */
     int shard_k, shard_n;      /* 0, 0: every cell; else the cells c (0-based, in the loop's
                                   order) with c % shard_n == shard_k - 1 */
+    int lean;                  /* 1: read only what the instance's runs need (bench_load_skip);
+                                  the row writer and `after' then see P without A or without
+                                  the factors */
 } bench_sink;
+
+/* What the runs of instance I in S need not read (lcp_read_options.skip): LCP_READ_SKIP_A
+ * when every spec of its block is one of ours flagged LCP_FACTORED with form auto or
+ * matrix-free (not
+ * in the `error' ordering, which sorts by residuals), LCP_READ_SKIP_FACTORS when every spec asks for the assembled form; 0 when a
+ * reference solver is to run (ref=) or a spec is external. */
+unsigned bench_load_skip(const bench_suite *S, const bench_inst *I);
 
 /* `solver external NAME ... cmd=COMMAND' (external.c): s->solver becomes a descriptor named
  * NAME that takes every problem, s->ext_cmd the command.  0, or 1 with msg. */

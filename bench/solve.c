@@ -47,6 +47,11 @@ static void help(void)
            "  --provenance FILE     write what ran where (version, compiler, CPU, ...) as JSON\n"
            "  --factor-tol T|off    relative tolerance of A = J Minv J^T + diag(E) when the\n"
            "                        folder has J and Minv (default 1e-12; off: no test)\n"
+           "  --lean                read only what the solvers' form needs: without A when\n"
+           "                        every solver runs matrix-free on J, Minv, E (A.mtx is\n"
+           "                        then not read nor compared with the factors, residuals\n"
+           "                        come from the factors), without J, Minv, E when every\n"
+           "                        one asks for --form assembled\n"
            "  --force               replace existing output files\n"
            "settings (lcpbench list settings; numbers may be fractions a/b; each solver gets\n"
            "the settings it uses; one that no chosen solver uses is refused):\n");
@@ -92,7 +97,7 @@ static int read_perm(const char *file, int **perm, int *count)
 
 typedef struct solve_args {
     const char *solvers, *history, *solution, *provenance;
-    int force, store_ref, ninst;
+    int force, store_ref, ninst, lean;
     double factor_tol;   /* --factor-tol (1e-12; -1 = off) */
     char **inst;
     int *perm;
@@ -139,6 +144,7 @@ static int parse(int argc, char **argv, solve_args *a)
             return 1;
         } else if (strcmp(argv[k], "--force") == 0) a->force = 1;
         else if (strcmp(argv[k], "--store-ref") == 0) a->store_ref = 1;
+        else if (strcmp(argv[k], "--lean") == 0) a->lean = 1;
         else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) > 0) a->solvers = v;
         else if (r == 0 && (r = bench_opt(argc, argv, &k, "--history", &v)) > 0) a->history = v;
         else if (r == 0 && (r = bench_opt(argc, argv, &k, "--solution", &v)) > 0)
@@ -349,7 +355,7 @@ int bench_cmd_solve(int argc, char **argv)
                "omega,beta,gamma,shape\n");
         fflush(stdout);
         bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
-                           .ctx = &a, .force = a.force};
+                           .ctx = &a, .force = a.force, .lean = a.lean};
         rc = bench_grid_loop(CMD, &S, &sink);
     }
     for (int k = 0; k < 2; k++)

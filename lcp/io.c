@@ -11,6 +11,11 @@
  *   Minv.mtx   n x n  coordinate symmetric        }  (general is accepted if symmetric)
  *   E.mtx, z0.mtx, zref.mtx   m x 1 array (absent: NULL)
  *   meta.txt   any text, kept verbatim in P->meta
+ * LOADING WHAT A FORM NEEDS (lcp_read_options.skip).  LCP_READ_SKIP_A leaves A.mtx unread
+ * when J.mtx and Minv.mtx are present and the factor test is on (m is then q.mtx's), for
+ * the matrix-free form: A is usually the largest file and its CSR the largest array (a
+ * captured sphere pile: 45 entries a row against J's 9).  LCP_READ_SKIP_FACTORS leaves J,
+ * Minv and E unread, for the assembled form.  What is not read is not validated.
  * Other files are ignored.  Header words are case-insensitive; `%' comment lines may follow
  * the banner and precede entries; blank lines are skipped; Windows line ends are accepted.
  *
@@ -114,6 +119,7 @@ typedef struct mm {
     long size_line;       /* its line number */
     const char *data;     /* where the entries start (after the size line) */
     long data_line;       /* and its line number */
+    size_t data_off;      /* data - buf: kept when the text is released (mm_release) */
 } mm;
 
 static void mm_free(mm *f)
@@ -585,20 +591,47 @@ static void scatter(const int *ti, const int *tj, const double *tx, long ne, con
     }
 }
 
-/* the file line of entry k (0-based), found again by scanning: only for messages */
+/* Free the text once its entries are parsed: a coordinate file's text (about 35 bytes an
+ * entry) and its triplets (16) would otherwise both be held while the CSR (12) is built.
+ * mm_entry_line reads the file again when a message needs a line. */
+static void mm_release(mm *f)
+{
+    f->data_off = (size_t)(f->data - f->buf);
+    lcp_free(f->buf);
+    f->buf = NULL;
+    f->s = f->end = f->data = NULL;
+}
+
+/* the file line of entry k (0-based), found again by scanning: only for messages (0 when
+ * the released text cannot be read again) */
 static long mm_entry_line(const mm *f, long k)
 {
-    mm g = *f;
-    g.s = f->data;
+    mm g = *f, h = {0};
+    if (!f->buf) {                                  /* released: read the file again */
+        if (mm_load(&h, f->name, NULL, 0) != LCP_OK) return 0;
+        if (f->data_off > (size_t)(h.end - h.buf)) {
+            mm_free(&h);
+            return 0;
+        }
+        g.buf = h.buf;
+        g.end = h.end;
+        g.data = h.buf + f->data_off;
+    }
+    long line = 0;
+    g.s = g.data;
     g.line = f->data_line;
     for (long t = 0; mm_next_data(&g); t++) {
-        if (t == k) return g.line;
+        if (t == k) {
+            line = g.line;
+            break;
+        }
         const char *nl = memchr(g.s, '\n', (size_t)(g.end - g.s));
         if (!nl) break;
         g.s = nl + 1;
         g.line++;
     }
-    return 0;
+    mm_free(&h);
+    return line;
 }
 
 /* A (nrow x ncol) from the nz file entries (0-based ti, tj), both triangles when symm.  One
@@ -743,6 +776,7 @@ static lcp_status mm_read_coord(mm *f, lcp_csr *A, char *msg, size_t msglen)
         tx[k] = x;
     }
     if ((st = mm_finish(f, msg, msglen)) != LCP_OK) goto done;
+    mm_release(f);                                   /* the text is parsed */
     st = mm_to_csr(f, (int)f->nnz, ti, tj, tx, A, msg, msglen);
 done:
     lcp_free(ti);
@@ -962,7 +996,9 @@ done:
 
 void lcp_read_options_default(lcp_read_options *o)
 {
-    if (o) o->factor_tol = 1e-12;
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->factor_tol = 1e-12;
 }
 
 lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen)
@@ -997,21 +1033,47 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
     if ((st = join(path, dir, "q.mtx", msg, msglen)) != LCP_OK) goto done;
     if ((st = file_bytes(path, &cap_m.bytes, msg, msglen)) != LCP_OK) goto done;
     cap_m.max = (long)((cap_m.bytes + 1) / 2);
-    st = read_matrix(dir, "A.mtx", 1, &spec_A, 1, -1, -1, NULL, &cap_m, &P->A, &present, msg,
-                     msglen);
-    if (st != LCP_OK) goto done;
-    int m = P->A.nrow;
-    P->m = m;
+    unsigned skip = ro ? ro->skip : 0u;
+    if ((skip & LCP_READ_SKIP_A) && (skip & LCP_READ_SKIP_FACTORS)) {
+        st = lcp_fail(msg, msglen, LCP_ERR_ARG, "%s: cannot skip both A and its factors", dir);
+        goto done;
+    }
+    int skip_a = 0, skip_f = (skip & LCP_READ_SKIP_FACTORS) != 0;
+    if ((skip & LCP_READ_SKIP_A) && ro->factor_tol >= 0) {  /* only with factors to solve */
+        char pj[PATH_LEN], pm[PATH_LEN];
+        if ((st = join(pj, dir, "J.mtx", msg, msglen)) != LCP_OK) goto done;
+        if ((st = join(pm, dir, "Minv.mtx", msg, msglen)) != LCP_OK) goto done;
+        skip_a = exists(pj) && exists(pm);
+    }
+    /* the file the row count comes from, named in size messages */
+    const char *mfile = skip_a ? "q.mtx" : "A.mtx";
+    int m = 0;
+    if (!skip_a) {
+        st = read_matrix(dir, "A.mtx", 1, &spec_A, 1, -1, -1, NULL, &cap_m, &P->A, &present,
+                         msg, msglen);
+        if (st != LCP_OK) goto done;
+        m = P->A.nrow;
+    }
     if ((st = join(path, dir, "q.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 1, m, "A.mtx", V_FINITE, &P->q, NULL, NULL, NULL, &present, msg, msglen);
+    long qrows = -1;
+    st = read_array(path, 1, skip_a ? -1 : P->A.nrow, "A.mtx", V_FINITE, &P->q, NULL, NULL,
+                    &qrows, &present, msg, msglen);
     if (st != LCP_OK) goto done;
+    if (skip_a) {
+        if (qrows > INT_MAX) {
+            st = lcp_fail(msg, msglen, LCP_ERR_FORMAT, "%s: %ld rows: too many", path, qrows);
+            goto done;
+        }
+        m = (int)qrows;
+    }
+    P->m = m;
     if ((st = join(path, dir, "lo.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", V_LO, &P->lo, NULL, NULL, NULL, &present, msg, msglen);
+    st = read_array(path, 0, m, mfile, V_LO, &P->lo, NULL, NULL, NULL, &present, msg, msglen);
     if (st == LCP_OK && !present && !(P->lo = lcp_calloc((size_t)m, sizeof(double))))
         st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory", path);
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "hi.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", V_HI, &P->hi, NULL, NULL, NULL, &present, msg, msglen);
+    st = read_array(path, 0, m, mfile, V_HI, &P->hi, NULL, NULL, NULL, &present, msg, msglen);
     if (st == LCP_OK && !present) {
         if (!(P->hi = lcp_malloc((size_t)m, sizeof(double))))
             st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory", path);
@@ -1020,7 +1082,7 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
     }
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "findex.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", 0, NULL, &P->findex, &lines, NULL, &present, msg,
+    st = read_array(path, 0, m, mfile, 0, NULL, &P->findex, &lines, NULL, &present, msg,
                     msglen);
     if (st != LCP_OK) goto done;
     for (int i = 0; P->findex && i < m; i++) {                      /* named by line */
@@ -1054,8 +1116,10 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
             cap_n.max = (long)(cap_n.bytes / 6);
         }
     }
-    st = read_matrix(dir, "J.mtx", 0, &spec_J, 0, m, -1, "A.mtx", &cap_n, &P->J, &present, msg,
-                     msglen);
+    present = 0;
+    if (!skip_f)
+        st = read_matrix(dir, "J.mtx", 0, &spec_J, 0, m, -1, mfile, &cap_n, &P->J, &present,
+                         msg, msglen);
     if (st != LCP_OK) goto done;
     if (present) {
         P->n = P->J.ncol;
@@ -1064,13 +1128,15 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
         if (st != LCP_OK) goto done;
     }
     if ((st = join(path, dir, "E.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", V_FINITE, &P->E, NULL, NULL, NULL, &present, msg, msglen);
+    if (!skip_f)
+        st = read_array(path, 0, m, mfile, V_FINITE, &P->E, NULL, NULL, NULL, &present, msg,
+                        msglen);
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "z0.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", V_FINITE, &P->z0, NULL, NULL, NULL, &present, msg, msglen);
+    st = read_array(path, 0, m, mfile, V_FINITE, &P->z0, NULL, NULL, NULL, &present, msg, msglen);
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "zref.mtx", msg, msglen)) != LCP_OK) goto done;
-    st = read_array(path, 0, m, "A.mtx", V_FINITE, &P->zref, NULL, NULL, NULL, &present, msg,
+    st = read_array(path, 0, m, mfile, V_FINITE, &P->zref, NULL, NULL, NULL, &present, msg,
                     msglen);
     if (st != LCP_OK) goto done;
     if ((st = join(path, dir, "meta.txt", msg, msglen)) != LCP_OK) goto done;

@@ -101,8 +101,9 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (!P || !opt || (!sweep && !fused) || !z || !info || opt->max_iter < 0 ||
         opt->check_every < 1)
         return LCP_ERR_ARG;
-    double *w = lcp_malloc((size_t)P->m, sizeof(double));
+    double *w = lcp_malloc((size_t)P->m + lcp_residual_work(P), sizeof(double));
     if (!w) return LCP_ERR_NOMEM;
+    double *work = w + P->m;            /* the factored residual's, when P holds no A */
     lcp_status st = LCP_MAXITER;
     lcp_residuals R;
     int k = 0, row = -1, checks = 0;
@@ -119,7 +120,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (opt->monitor) opt->monitor(opt->monitor_ctx, 0, z);
     double r0 = 0.0;
     if (opt->tol >= 0.0) {
-        lcp_residual(P, z, w, &R);
+        lcp_residual_ws(P, z, w, work, &R);
         checks++;
         fresh = 1;
         r0 = R.r2;
@@ -139,7 +140,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         /* an exact estimate of z_{k-1}, a sweep the unfused loop tested: stop there */
         if (est.prev && tol >= 0.0 && k > 1 && (k - 1) % opt->check_every == 0 &&
             !(e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv)) {
-            lcp_residual(P, est.prev, w, &R);
+            lcp_residual_ws(P, est.prev, w, work, &R);
             checks++;
             if (R.r2 <= tol) st = LCP_OK;
             else if (!(R.r2 <= rdiv)) st = LCP_ERR_DIVERGED;
@@ -166,7 +167,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
                   e * FUSE_RECAL <= ecal || e >= ecal * FUSE_RECAL;
         }
         if (!due) continue;
-        lcp_residual(P, z, w, &R);
+        lcp_residual_ws(P, z, w, work, &R);
         checks++;
         fresh = 1;
         if (fused && e > 0.0 && isfinite(e) && isfinite(R.r2)) {
@@ -186,7 +187,7 @@ done:
     info->iterations = k;
     info->work = k;
     info->row = row;
-    if (!fresh) lcp_residual(P, z, w, &R);               /* the same function, the same z */
+    if (!fresh) lcp_residual_ws(P, z, w, work, &R);               /* the same function, the same z */
     info->residual = R.r2;
     info->residual_inf = R.rinf;
     info->residual_checks = checks;

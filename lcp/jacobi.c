@@ -160,6 +160,7 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     }
     if (st == LCP_OK && (!c.d || !c.w || !c.zold || !c.part || (c.mf && (!c.t || !c.u))))
         st = LCP_ERR_NOMEM;
+    if (st == LCP_OK && !P->A.p) st = LCP_ERR_NEEDS_ASSEMBLED;   /* its diagonal is A's */
     if (st == LCP_OK && c.mf) st = lcp_csr_transpose(&P->J, &c.JT);
     if (st == LCP_OK) lcp_csr_diag(&P->A, c.d);
     for (int i = 0; st == LCP_OK && i < P->m; i++)

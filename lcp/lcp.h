@@ -61,9 +61,11 @@ typedef enum lcp_status {
     LCP_ERR_FORMAT = -12,         /* malformed file or value (NaN, bad header, bad index) */
     LCP_ERR_INCONSISTENT = -13,   /* files or arrays disagree (sizes, bounds, factors) */
     LCP_ERR_UNSUPPORTED = -14,    /* the solver does not support this problem's bounds */
-    LCP_ERR_NO_SOLUTION = -15     /* a pivoting method ended on a ray (Lemke): no solution
+    LCP_ERR_NO_SOLUTION = -15,    /* a pivoting method ended on a ray (Lemke): no solution
                                      found; a certificate of infeasibility when A is
                                      copositive-plus, otherwise only that this method fails */
+    LCP_ERR_NEEDS_ASSEMBLED = -16 /* solver or form needs A, which the problem does not hold
+                                     (read with LCP_READ_SKIP_A) */
 } lcp_status;
 
 /* short name, e.g. "converged", "zero-diagonal" */
@@ -106,7 +108,9 @@ LCP_API void lcp_csr_diag(const lcp_csr *A, double *d);
 
 typedef struct lcp_problem {
     int m;          /* rows (unknowns) */
-    lcp_csr A;      /* m x m, full storage */
+    lcp_csr A;      /* m x m, full storage; absent (p == NULL) only when read with
+                       LCP_READ_SKIP_A from a folder with factors: then every residual is
+                       computed from J Minv J^T + diag(E) */
     double *q;      /* m */
     double *lo;     /* m, always allocated (default 0) */
     double *hi;     /* m, always allocated (default +inf) */
@@ -148,7 +152,14 @@ typedef struct lcp_read_options {
                             (float32-assembled A needs about 1e-6); < 0: no factor test (the
                             matrix-free form then solves J Minv J^T + diag(E), the assembled
                             form and every residual use A) */
+    unsigned skip;       /* 0: read everything.  LCP_READ_SKIP_A: when the folder has J and
+                            Minv and factor_tol >= 0, A.mtx is neither read nor held (nor
+                            compared with the factors); m comes from q.mtx.  Only the
+                            matrix-free form can solve it (solvers flagged LCP_FACTORED),
+                            and residuals use the factors.  LCP_READ_SKIP_FACTORS: J, Minv
+                            and E are not read (the assembled form needs A alone).  Not both. */
 } lcp_read_options;
+enum { LCP_READ_SKIP_A = 1u, LCP_READ_SKIP_FACTORS = 2u };
 LCP_API void lcp_read_options_default(lcp_read_options *o);
 LCP_API lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro,
                                          lcp_problem *P, char *msg, size_t msglen);
@@ -168,7 +179,9 @@ typedef struct lcp_residuals {
     double infeas; /* max bound violation of z */
 } lcp_residuals;
 
-/* w (out, m entries) = A z + q and the residual norms of z.  The only residual function. */
+/* w (out, m entries) = A z + q and the residual norms of z.  The only residual function.
+ * Without A (LCP_READ_SKIP_A): w = J (Minv (J^T z)) + E z + q, equal to A z + q to rounding
+ * (it allocates 2n doubles; when that fails every norm is +inf and w is NaN). */
 LCP_API void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R);
 /* Effective bounds of row i at z (friction coupling applied). */
 LCP_API void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
@@ -272,8 +285,10 @@ enum {
     LCP_SUPPORTS_BOX = 4u,    /* finite / two-sided bounds */
     LCP_SUPPORTS_FINDEX = 8u, /* friction coupling */
     LCP_DENSE = 16u,          /* forms dense m x m data (size limited) */
-    LCP_DIRECT = 32u          /* a direct (pivoting) method: no sweeps, tol and max_iter
+    LCP_DIRECT = 32u,         /* a direct (pivoting) method: no sweeps, tol and max_iter
                                  do not apply; timing reruns it as is */
+    LCP_FACTORED = 64u        /* its matrix-free form reads J, Minv, E and never A: it solves a
+                                 problem read with LCP_READ_SKIP_A */
 };
 
 /* Work a solver does once per problem, apart from its solves (CHOLMOD's analyse/factorise

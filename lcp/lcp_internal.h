@@ -22,6 +22,12 @@
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
 
+/* lcp_residual with caller-given workspace: work holds lcp_residual_work(P) doubles (0 when
+ * P holds A; 2n without A, for J (Minv (J^T z))) */
+size_t lcp_residual_work(const lcp_problem *P);
+void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
+                     lcp_residuals *R);
+
 /* Write one message line into msg (when msg and msglen) and return st. */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

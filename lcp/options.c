@@ -81,6 +81,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_ERR_INCONSISTENT: return "inconsistent";
     case LCP_ERR_UNSUPPORTED: return "unsupported";
     case LCP_ERR_NO_SOLUTION: return "no-solution-found";
+    case LCP_ERR_NEEDS_ASSEMBLED: return "needs-assembled";
     }
     return "unknown-status";
 }

@@ -13,7 +13,9 @@
  *   5. factors: both or neither of J and Minv, J m x n, Minv n x n, n = P->n, Minv == Minv^T
  *      exactly, and A == J Minv J^T + diag(E) entrywise over the union of both patterns:
  *      max |A - J Minv J^T - diag(E)| <= 1e-12 max(1e-300, max |A|)   -> LCP_ERR_INCONSISTENT
- * and sets P->symmetric = lcp_csr_is_symmetric(&P->A).  The first failure is described by one
+ * and sets P->symmetric = lcp_csr_is_symmetric(&P->A).  A problem read without A
+ * (LCP_READ_SKIP_A: A.p == NULL, factors present) gets 1 to 5 without A's parts and without
+ * the comparison in 5, and P->symmetric = 0 (no A to be symmetric).  The first failure is described by one
  * line in msg that starts with the file that holds the part ("lo.mtx: row 3: lo = 2 > hi = 1");
  * rows in messages are 1-based like the Matrix Market files, findex values are as stored
  * (0-based).  lcp_read_instance prefixes the folder.
@@ -173,6 +175,7 @@ static lcp_status check_factors(lcp_problem *P, int lower, double rtol, char *ms
         st = lcp_fail(msg, msglen, LCP_ERR_INCONSISTENT, "Minv.mtx: Minv is not symmetric");
         goto done;
     }
+    if (rtol < 0) goto done;                                        /* no A to compare */
     if ((st = lcp_csr_multiply(&P->J, &P->Minv, &B)) != LCP_OK) goto nomem;   /* B = J Minv */
     if ((st = lcp_csr_transpose(&P->J, &Jt)) != LCP_OK) goto nomem;
     acc = lcp_calloc((size_t)m, sizeof(double));
@@ -265,9 +268,12 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
     if (msg && msglen) msg[0] = '\0';
     if (!P) return lcp_fail(msg, msglen, LCP_ERR_ARG, "no problem given");
     int m = P->m;
-    if (!P->A.p || m < 1)
+    int noA = !P->A.p && lcp_problem_has_factors(P);   /* read with LCP_READ_SKIP_A */
+    if ((!P->A.p && !noA) || m < 1)
         return lcp_fail(msg, msglen, LCP_ERR_ARG, "A.mtx: A missing or m = %d < 1", m);
-    if (P->A.nrow != P->A.ncol)
+    if (noA) {                                          /* no A: only the factors' shapes */
+        P->A.nrow = P->A.ncol = m;
+    } else if (P->A.nrow != P->A.ncol)
         return lcp_fail(msg, msglen, LCP_ERR_FORMAT, "A.mtx: A is %d x %d, not square",
                     P->A.nrow, P->A.ncol);
     if (P->A.nrow != m)
@@ -276,7 +282,7 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
     if (!P->q || !P->lo || !P->hi)
         return lcp_fail(msg, msglen, LCP_ERR_ARG, "%s: missing", !P->q ? "q.mtx"
                     : !P->lo ? "lo.mtx" : "hi.mtx");
-    if ((st = check_csr(&P->A, "A.mtx", msg, msglen)) != LCP_OK) return st;
+    if (!noA && (st = check_csr(&P->A, "A.mtx", msg, msglen)) != LCP_OK) return st;
     if ((st = check_finite(P->q, m, "q.mtx", msg, msglen)) != LCP_OK) return st;
     if ((st = check_finite(P->E, m, "E.mtx", msg, msglen)) != LCP_OK) return st;
     if ((st = check_finite(P->z0, m, "z0.mtx", msg, msglen)) != LCP_OK) return st;
@@ -308,6 +314,10 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
                             "findex.mtx: row %d: findex %d points at a row with findex %d >= 0",
                             i + 1, f, P->findex[f]);
         }
+    if (noA) {                          /* factors' shapes and Minv's symmetry, no A to test */
+        P->symmetric = 0;
+        return check_factors(P, 0, -1.0, msg, msglen);
+    }
     if ((st = lcp_csr_symmetric(&P->A, &P->symmetric)) != LCP_OK)
         return lcp_fail(msg, msglen, st, "A.mtx: out of memory");
     if (factor_tol < 0) return LCP_OK; /* the caller takes A and the factors as they are */

@@ -6,29 +6,30 @@
 #include <string.h>
 
 #define BOXED (LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX)
+#define FACTORED_BOXED (BOXED | LCP_FACTORED) /* solves a problem read without A */
 #define DANTZIG_NEEDS (LCP_NEEDS_SYMMETRIC | BOXED | LCP_DIRECT | LCP_DENSE)
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
-     BOXED, lcp_solve_pgs, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_pgs, NULL, NULL},
     {"jacobi", "projected Jacobi with relaxation omega (or auto), assembled or matrix-free",
      BOXED, lcp_solve_jacobi, NULL, NULL},
     {"pgs-block",
      "block Gauss-Seidel: each contact's normal and friction rows solved exactly per visit",
-     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX, lcp_solve_pgs_block, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_pgs_block, NULL, NULL},
     {"pgs-color",
      "Gauss-Seidel over a greedy colouring of the rows, each colour on --threads threads",
-     BOXED, lcp_solve_pgs_color, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_pgs_color, NULL, NULL},
     {"amgs-D", "modulus-based accelerated Gauss-Seidel, Omega = beta D (Method 3.1/3.2)",
-     BOXED, lcp_solve_amgs_D, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_amgs_D, NULL, NULL},
     {"amgs-I", "modulus-based accelerated Gauss-Seidel, Omega = beta I (Method 3.1/3.2)",
-     BOXED, lcp_solve_amgs_I, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_amgs_I, NULL, NULL},
     {"amgs-D-explicit", "AMGS Omega = beta D on the dense A = J Minv J^T + E (Method 2.2)",
      BOXED | LCP_DENSE, lcp_solve_amgs_D_explicit, NULL, NULL},
     {"amgs-I-explicit", "AMGS Omega = beta I on the dense A = J Minv J^T + E (Method 2.2)",
      BOXED | LCP_DENSE, lcp_solve_amgs_I_explicit, NULL, NULL},
     {"mgs", "modulus-based Gauss-Seidel (Bai 2010, not accelerated), Omega = beta D, standard LCP",
-     0, lcp_solve_mgs, NULL, NULL},
+     LCP_FACTORED, lcp_solve_mgs, NULL, NULL},
     {"ldlt-ref", "exact block principal pivoting on CHOLMOD sparse LDL^T (the reference)",
      LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DIRECT, lcp_solve_ldlt_ref, NULL, NULL},
     {"lemke-ref", "Lemke's method, lexicographic, dense basis inverse: any A (reference for "
@@ -103,6 +104,7 @@ const lcp_solver *lcp_solver_find(const char *name)
 lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P)
 {
     if (!s || !P || P->m < 0) return LCP_ERR_ARG;
+    if (!P->A.p && !(s->needs & LCP_FACTORED)) return LCP_ERR_NEEDS_ASSEMBLED;
     if ((s->needs & LCP_NEEDS_FACTORS) && !lcp_problem_has_factors(P))
         return LCP_ERR_NEEDS_FACTORS;
     if ((s->needs & LCP_NEEDS_SYMMETRIC) && !P->symmetric) return LCP_ERR_NEEDS_SYMMETRIC;

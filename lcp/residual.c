@@ -5,6 +5,10 @@
  * Reported: ||r||_2, ||r||_inf, ||r||_2 / max(1, ||q||_2), complementarity
  * max_i |(z_i - b_i) w_i| with b_i the bound z_i is nearest (only finite bounds), and the
  * largest bound violation of z.  Cost: one CSR product, O(nnz(A) + m).
+ * A problem read without A (LCP_READ_SKIP_A) has w = J (Minv (J^T z)) + E z + q instead,
+ * three CSR products in that order, O(nnz(J) + nnz(Minv) + m) with 2n doubles of workspace:
+ * the same w to rounding (not bit for bit: A z sums the entries of A, each a rounded sum of
+ * products).
  */
 #include "lcp_internal.h"
 
@@ -13,10 +17,44 @@ void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double
     lcp_row_bounds(P, z, i, lo, hi);
 }
 
+/* w = A z, or J (Minv (J^T z)) + E z without A (work: 2n doubles) */
+static void product(const lcp_problem *P, const double *z, double *w, double *work)
+{
+    if (P->A.p) {
+        lcp_csr_matvec(&P->A, z, w);
+        return;
+    }
+    double *t = work, *u = work + P->n;
+    lcp_csr_matvec_t(&P->J, z, t);                                  /* t = J^T z */
+    lcp_csr_matvec(&P->Minv, t, u);                                 /* u = Minv t */
+    lcp_csr_matvec(&P->J, u, w);                                    /* w = J u */
+    if (P->E)
+        for (int i = 0; i < P->m; i++) w[i] += P->E[i] * z[i];     /* + E z */
+}
+
+size_t lcp_residual_work(const lcp_problem *P)
+{
+    return P->A.p ? 0 : 2 * (size_t)P->n;
+}
+
 void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R)
 {
+    size_t nw = lcp_residual_work(P);
+    double *work = nw ? lcp_malloc(nw, sizeof(double)) : NULL;
+    if (nw && !work) {                                              /* no workspace: no answer */
+        for (int i = 0; i < P->m; i++) w[i] = NAN;
+        R->r2 = R->rinf = R->rel = R->comp = R->infeas = INFINITY;
+        return;
+    }
+    lcp_residual_ws(P, z, w, work, R);
+    lcp_free(work);
+}
+
+void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
+                     lcp_residuals *R)
+{
     double s2 = 0.0, sinf = 0.0, q2 = 0.0, comp = 0.0, infeas = 0.0;
-    lcp_csr_matvec(&P->A, z, w);
+    product(P, z, w, work);
     for (int i = 0; i < P->m; i++) {
         double lo, hi;
         w[i] += P->q[i];                                       /* w = A z + q */
@@ -45,6 +83,25 @@ lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff
 {
     if (!P || !z || !P->zref) return LCP_ERR_ARG;
     double dz = 0.0, nz = 0.0, dw = 0.0, nw = 0.0;
+    if (!P->A.p) {                                     /* no A: the factored products */
+        size_t m = (size_t)P->m;
+        double *v = lcp_malloc(2 * m + lcp_residual_work(P), sizeof(double));
+        if (!v) return LCP_ERR_NOMEM;
+        product(P, z, v, v + 2 * m);
+        product(P, P->zref, v + m, v + 2 * m);
+        for (int i = 0; i < P->m; i++) {
+            double w = v[i] + P->q[i], wr = v[m + (size_t)i] + P->q[i];
+            dz = fmax(dz, fabs(z[i] - P->zref[i]));
+            nz = fmax(nz, fabs(P->zref[i]));
+            dw = fmax(dw, fabs(w - wr));
+            nw = fmax(nw, fabs(wr));
+            if (z[i] != z[i]) dz = dw = INFINITY;
+        }
+        lcp_free(v);
+        if (zdiff) *zdiff = dz / fmax(1.0, nz);
+        if (wdiff) *wdiff = dw / fmax(1.0, nw);
+        return LCP_OK;
+    }
     for (int i = 0; i < P->m; i++) {
         double w = P->q[i], wr = P->q[i];
         for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) {

@@ -800,11 +800,12 @@ static void check_registry(void)
     const char *names[] = {"amgs-D", "amgs-I", "amgs-D-explicit", "amgs-I-explicit"};
     for (int v = 0; v < 4; v++) {
         const lcp_solver *s = lcp_solver_find(names[v]);
-        unsigned want = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | (v >= 2 ? LCP_DENSE : 0u);
+        unsigned want = LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX |
+                        (v >= 2 ? LCP_DENSE : LCP_FACTORED);
         ok(s && s->needs == want && s->description && s->solve, "amgs/registry-%s", names[v]);
     }
     const lcp_solver *s = lcp_solver_find("mgs");
-    ok(s && s->needs == 0u && s->solve == lcp_solve_mgs, "amgs/registry-mgs-standard-lcp-only");
+    ok(s && s->needs == LCP_FACTORED && s->solve == lcp_solve_mgs, "amgs/registry-mgs-standard-lcp-only");
 }
 
 /* ---- Method 3.2 with friction: the bound a row's memory is measured from ----------------- */

@@ -1,0 +1,197 @@
+/* bench_mem.c: the matrix-free PGS sweep against the streaming floor, and the peak memory
+ * of a matrix-free solve with and without A (README "Performance", issue "sweeps nearer the
+ * memory limit").
+ *   triad      a_i = b_i + s c_i on three arrays of TRIAD_N doubles (3 x 512 MiB, well past
+ *              the last-level cache), one thread, STREAM's count of 24 bytes an element;
+ *              the best of the round's 3 passes is the round's bandwidth
+ *   bytes      what one matrix-free sweep in natural order must move at least once: J and
+ *              B = J Minv (8-byte value + 4-byte column an entry, 4-byte row pointers), q,
+ *              lo, hi, the step omega / a_ii and z (8 bytes a row each), E and findex when
+ *              present, and u = Minv J^T z read and written (16 bytes a body coordinate)
+ *   floor      bytes / bandwidth of the same round
+ *   sweep      slope of pgs's solve time (tol < 0, 101 sweeps against 1)
+ * ROUNDS rounds, each timing the triad then the sweep (paired: this machine's neighbours
+ * change the bandwidth from one second to the next); prints the median ratio sweep / floor
+ * and its range.
+ * With an instance folder, two child processes each read it (whole, or without A) and run
+ * 20 matrix-free pgs sweeps, the one without A first; their peak RSS (getrusage of the
+ * children, which keeps the largest) is printed.
+ * Usage: bench_mem [CONTACTS | DIR]...   (CONTACTS: a synthetic 3D problem with 3 rows per
+ * contact, as tests/bench_core.c; default 33334 and 333334, i.e. 10^5 and 10^6 rows)
+ */
+#include "lcp.h"
+#include "testprob.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ROUNDS 7
+#define TRIAD_N (1L << 26)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* bytes per second of the triad, best of 3 passes */
+static double triad(double *a, const double *b, const double *c)
+{
+    double best = 0.0;
+    for (int pass = 0; pass < 3; pass++) {
+        double t0 = now();
+        for (long i = 0; i < TRIAD_N; i++) a[i] = b[i] + 3.0 * c[i];
+        double bw = 24.0 * (double)TRIAD_N / (now() - t0);
+        if (bw > best) best = bw;
+    }
+    return best;
+}
+
+static double solve_time(const lcp_problem *P, int sweeps, double *z)
+{
+    lcp_options o;
+    lcp_options_default(&o);
+    o.tol = -1;
+    o.max_iter = sweeps;
+    o.form = LCP_FORM_MATRIX_FREE;
+    lcp_info info;
+    double t0 = now();
+    lcp_solve(lcp_solver_find("pgs"), P, &o, z, &info);
+    return now() - t0;
+}
+
+/* bytes one matrix-free sweep must move at least once */
+static double sweep_bytes(const lcp_problem *P)
+{
+    lcp_csr B = {0};
+    if (lcp_csr_multiply(&P->J, &P->Minv, &B) != LCP_OK) return 0.0;
+    double m = P->m, n = P->n;
+    double b = 12.0 * LCP_CSR_NNZ(&P->J) + 12.0 * LCP_CSR_NNZ(&B) + 8.0 * (m + 1);
+    b += 40.0 * m + (P->E ? 8.0 * m : 0.0) + (P->findex ? 4.0 * m : 0.0) + 16.0 * n;
+    lcp_csr_free(&B);
+    return b;
+}
+
+static void stream_case(const lcp_problem *P, const char *what, double *a, double *b, double *c)
+{
+    double *z = calloc((size_t)P->m, sizeof(double));
+    double bytes = sweep_bytes(P), bw[ROUNDS], sw[ROUNDS], ratio[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        bw[r] = triad(a, b, c);
+        for (int i = 0; i < P->m; i++) z[i] = 0.0;
+        sw[r] = (solve_time(P, 101, z) - solve_time(P, 1, z)) / 100;
+        ratio[r] = sw[r] / (bytes / bw[r]);
+    }
+    qsort(bw, ROUNDS, sizeof(double), cmp);
+    qsort(sw, ROUNDS, sizeof(double), cmp);
+    qsort(ratio, ROUNDS, sizeof(double), cmp);
+    printf("%s: rows %d, nnz(J) %d, body coordinates %d\n", what, P->m, LCP_CSR_NNZ(&P->J), P->n);
+    printf("  triad bandwidth %.2f GB/s (median of %d rounds, %.2f to %.2f)\n", bw[ROUNDS / 2] / 1e9,
+           ROUNDS, bw[0] / 1e9, bw[ROUNDS - 1] / 1e9);
+    printf("  bytes per sweep %.1f MB (%.0f a row); floor %.3f ms at the median bandwidth\n",
+           bytes / 1e6, bytes / P->m, 1e3 * bytes / bw[ROUNDS / 2]);
+    printf("  sweep %.3f ms median (%.3f to %.3f), %.1f ns a row\n", 1e3 * sw[ROUNDS / 2],
+           1e3 * sw[0], 1e3 * sw[ROUNDS - 1], 1e9 * sw[ROUNDS / 2] / P->m);
+    printf("  sweep / floor %.2f median of %d paired (%.2f to %.2f) (target <= 1.15)\n",
+           ratio[ROUNDS / 2], ROUNDS, ratio[0], ratio[ROUNDS - 1]);
+    fflush(stdout);
+    free(z);
+}
+
+/* peak RSS (kB) of a child that reads dir with skip and runs 20 matrix-free pgs sweeps */
+static long child_rss(const char *dir, unsigned skip, int *status)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        lcp_problem P;
+        lcp_read_options ro;
+        char msg[1024];
+        lcp_read_options_default(&ro);
+        ro.skip = skip;
+        if (lcp_read_instance_opt(dir, &ro, &P, msg, sizeof msg) != LCP_OK) {
+            fprintf(stderr, "bench_mem: %s\n", msg);
+            _exit(1);
+        }
+        double *z = calloc((size_t)P.m, sizeof(double));
+        lcp_options o;
+        lcp_options_default(&o);
+        o.max_iter = 20;
+        o.form = LCP_FORM_MATRIX_FREE;
+        lcp_info info;
+        lcp_status st = lcp_solve(lcp_solver_find("pgs"), &P, &o, z, &info);
+        _exit(st < 0 ? 1 : 0);
+    }
+    struct rusage ru;
+    int ws = 0;
+    if (pid < 0 || waitpid(pid, &ws, 0) != pid || getrusage(RUSAGE_CHILDREN, &ru) != 0) return -1;
+    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
+    return ru.ru_maxrss;   /* the largest child's so far: the leaner child runs first */
+}
+
+int main(int argc, char **argv)
+{
+    /* the children first, before the triad's arrays exist (a child's RSS counts the pages
+     * it shares with its parent) */
+    long rss[64][2];
+    for (int k = 1; k < argc && k < 64; k++) {
+        int s1 = 0, s2 = 0;
+        rss[k][0] = rss[k][1] = -1;
+        if (argv[k][0] >= '0' && argv[k][0] <= '9') continue;
+        rss[k][1] = child_rss(argv[k], LCP_READ_SKIP_A, &s2);
+        rss[k][0] = child_rss(argv[k], 0, &s1);
+        if (s1 || s2) rss[k][0] = rss[k][1] = -1;
+    }
+    double *a = malloc(TRIAD_N * sizeof(double)), *b = malloc(TRIAD_N * sizeof(double)),
+           *c = malloc(TRIAD_N * sizeof(double));
+    if (!a || !b || !c) {
+        fprintf(stderr, "bench_mem: no room for the triad's arrays\n");
+        return 1;
+    }
+    for (long i = 0; i < TRIAD_N; i++) a[i] = 0.0, b[i] = 1.0, c[i] = 2.0;
+    const char *def[] = {"33334", "333334"};
+    int nargs = argc > 1 ? argc - 1 : 2;
+    int bad = 0;
+    for (int k = 0; k < nargs; k++) {
+        const char *arg = argc > 1 ? argv[k + 1] : def[k];
+        lcp_problem P;
+        if (arg[0] >= '0' && arg[0] <= '9') {
+            int contacts = atoi(arg);
+            if (tp_contact(&P, 6, contacts * 2 / 3, contacts, 2, 0.5, 1e-3, 1) != 0) return 1;
+            lcp_csr_free(&P.A);        /* the matrix-free sweep does not need it */
+            stream_case(&P, "synthetic", a, b, c);
+            lcp_problem_free(&P);
+            continue;
+        }
+        long whole = k + 1 < 64 ? rss[k + 1][0] : -1, lean = k + 1 < 64 ? rss[k + 1][1] : -1;
+        lcp_read_options ro;
+        char msg[1024];
+        lcp_read_options_default(&ro);
+        ro.skip = LCP_READ_SKIP_A;
+        if (whole < 0 || lean < 0 || lcp_read_instance_opt(arg, &ro, &P, msg, sizeof msg) != LCP_OK) {
+            fprintf(stderr, "bench_mem: %s: cannot read or solve\n", arg);
+            bad = 1;
+            continue;
+        }
+        printf("%s: peak RSS of reading it and 20 matrix-free pgs sweeps: %.0f MB with A, "
+               "%.0f MB without (%.0f and %.0f bytes a row)\n", arg, whole / 1024.0,
+               lean / 1024.0, 1024.0 * whole / P.m, 1024.0 * lean / P.m);
+        stream_case(&P, arg, a, b, c);
+        lcp_problem_free(&P);
+    }
+    free(a);
+    free(b);
+    free(c);
+    return bad;
+}
