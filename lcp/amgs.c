@@ -84,6 +84,13 @@
  * the end of each sweep (a second pass over J Minv in the matrix-free form).  Omega = beta D,
  * default beta = 1 (Omega_hat = D), gamma = 1; our choice, the spec names no default.
  *
+ * STOPPING TEST.  Every variant runs in lcp_iterate_fused: a row visit also adds up
+ * rho_i^2, rho_i = z_i - mid(lo_i, z_i - w_i, hi_i) with w_i = (A z)_i + q_i over the newest
+ * z (computed for s_i anyway), the row's natural-map residual as visited; the loop uses
+ * the sum only to decide when to take the exact residual (iterate.c, a Gauss-Seidel
+ * estimate).  mgs sums min(v_i, w_i(v)) over the vector v its rows read (v_i = z_i for the
+ * rows not yet visited).
+ *
  * START.  The loop (lcp_iterate) sets the starting z; the first sweep builds x consistent
  * with it (and u = Minv J^T z): in the row's shifted variable t_i (above), x_i = gamma t_i/2
  * when t_i > 0 (x_i = gamma (hi_i - lo_i)/2 at a finite upper bound), and
