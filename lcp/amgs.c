@@ -84,6 +84,13 @@
  * the end of each sweep (a second pass over J Minv in the matrix-free form).  Omega = beta D,
  * default beta = 1 (Omega_hat = D), gamma = 1; our choice, the spec names no default.
  *
+ * STOPPING TEST.  Every variant runs in lcp_iterate_fused: a row visit also adds up
+ * rho_i^2, rho_i = z_i - mid(lo_i, z_i - w_i, hi_i) with w_i = (A z)_i + q_i over the newest
+ * z (computed for s_i anyway), the row's natural-map residual as visited; the loop uses
+ * the sum only to decide when to take the exact residual (iterate.c, a Gauss-Seidel
+ * estimate).  mgs sums min(v_i, w_i(v)) over the vector v its rows read (v_i = z_i for the
+ * rows not yet visited).
+ *
  * START.  The loop (lcp_iterate) sets the starting z; the first sweep builds x consistent
  * with it (and u = Minv J^T z): in the row's shifted variable t_i (above), x_i = gamma t_i/2
  * when t_i > 0 (x_i = gamma (hi_i - lo_i)/2 at a finite upper bound), and
@@ -150,17 +157,21 @@ typedef struct amgs_ctx {
 
 /* ---- one row: Method 3.2 (3.1 when lo = 0, hi = inf) --------------------------------- */
 
-/* s = (A z)_i - a_ii z_i + q_i; updates c->x[i] and returns the new z_i.  Written in z
+/* s = (A z)_i - a_ii z_i + q_i, w = (A z)_i + q_i; updates c->x[i], sets *rho to the
+ * natural-map residual of row i as visited, z_i - mid(lo_i, z_i - w, hi_i) (the fused
+ * stopping test's term, iterate.c), and returns the new z_i.  Written in z
  * (see METHOD 3.2 IN z): v = z_i + w_i/omegahat_i is the point the memory |x_i| stands for,
  * the candidate is zc = [(omegahat_i - a_ii) v - 2 s_i]/(omegahat_i + a_ii), and x_i is
  * measured from the bound the row rests on; z_i = mid(lo, zc, hi). */
-static inline double amgs_row(amgs_ctx *c, int i, double s, const double *z)
+static inline double amgs_row(amgs_ctx *c, int i, double s, double w, const double *z,
+                              double *rho)
 {
     double lo, hi, a = c->d[i], *x = &c->x[i].x, inv = c->x[i].inv;
     double oh = c->ohD * a + c->ohI;                    /* omegahat_i */
     double c1 = (oh - a) * inv, c3 = 2.0 * inv;         /* (oh - a)/(oh + a), 2/(oh + a) */
     double hg = 0.5 * c->gamma;
     lcp_row_bounds(c->P, z, i, &lo, &hi);
+    *rho = z[i] - lcp_mid(lo, z[i] - w, hi);            /* row i as visited (fused test) */
     if (lo > -INFINITY) { /* x = gamma (zc - lo)/2: t = z - lo = 2 max(x, 0)/gamma */
         double v = *x < 0.0 ? z[i] - c->tg * *x : z[i]; /* at lo: v = lo + w/oh */
         double zc = c1 * v - c3 * s;                    /* [(oh - a) v - 2 s]/(oh + a) */
@@ -204,23 +215,28 @@ static inline void amgs_row_start(amgs_ctx *c, int i, double w, const double *z)
 
 /* ---- sweeps ---------------------------------------------------------------------------- */
 
-/* the rows of one sweep of Method 3.1 / 3.2; `mf' is a constant at each call site */
-static inline __attribute__((always_inline)) void amgs_rows(amgs_ctx *c, const int *order,
-                                                            double *z, const int mf)
+/* the rows of one sweep of Method 3.1 / 3.2; `mf' is a constant at each call site;
+ * returns sum rho_i^2 (the fused stopping test's estimate, iterate.c) */
+static inline __attribute__((always_inline)) double amgs_rows(amgs_ctx *c, const int *order,
+                                                              double *z, const int mf)
 {
     const double *q = c->P->q;
+    double e2 = 0.0;
     for (int r = 0; r < c->m; r++) {
         int i = order[r];
-        double s = lcp_rowop_dot_as(&c->op, i, z, mf) - c->d[i] * z[i] + q[i];   /* s_i */
-        double zi = amgs_row(c, i, s, z);
+        double az = lcp_rowop_dot_as(&c->op, i, z, mf), rho;
+        double s = az - c->d[i] * z[i] + q[i];                                    /* s_i */
+        double zi = amgs_row(c, i, s, az + q[i], z, &rho);
+        e2 += rho * rho;
         double dz = zi - z[i];
         z[i] = zi;
         lcp_rowop_update_as(&c->op, i, dz, mf);                 /* u += dz Minv J_i^T */
     }
+    return e2;
 }
 
 /* Method 3.1 / 3.2 through the row operator (matrix-free or assembled CSR) */
-static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row)
+static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     amgs_ctx *c = ctx;
     const double *q = c->P->q;
@@ -230,14 +246,13 @@ static lcp_status amgs_sweep_rowop(void *ctx, int k, double *z, int *row)
             amgs_row_start(c, i, lcp_rowop_dot(&c->op, i, z) + q[i], z);
     }
     const int *order = lcp_order_next(&c->ord, k, z);
-    if (c->op.mf) amgs_rows(c, order, z, 1);                     /* one loop per form */
-    else amgs_rows(c, order, z, 0);
+    est->e2 = c->op.mf ? amgs_rows(c, order, z, 1) : amgs_rows(c, order, z, 0);  /* per form */
     (void)row;
     return LCP_OK;
 }
 
 /* Method 2.2: rows of the dense A */
-static lcp_status amgs_sweep_dense(void *ctx, int k, double *z, int *row)
+static lcp_status amgs_sweep_dense(void *ctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     amgs_ctx *c = ctx;
     const double *q = c->P->q;
@@ -246,11 +261,14 @@ static lcp_status amgs_sweep_dense(void *ctx, int k, double *z, int *row)
         for (int i = 0; i < m; i++)
             amgs_row_start(c, i, cblas_ddot(m, c->Ad + (size_t)i * m, 1, z, 1) + q[i], z);
     const int *order = lcp_order_next(&c->ord, k, z);
+    double e2 = 0.0;
     for (int r = 0; r < m; r++) {
         int i = order[r];
-        double s = cblas_ddot(m, c->Ad + (size_t)i * m, 1, z, 1) - c->d[i] * z[i] + q[i];
-        z[i] = amgs_row(c, i, s, z);
+        double az = cblas_ddot(m, c->Ad + (size_t)i * m, 1, z, 1), rho;
+        z[i] = amgs_row(c, i, az - c->d[i] * z[i] + q[i], az + q[i], z, &rho);
+        e2 += rho * rho;
     }
+    est->e2 = e2;
     (void)row;
     return LCP_OK;
 }
@@ -262,7 +280,7 @@ static lcp_status amgs_sweep_dense(void *ctx, int k, double *z, int *row)
  * already visited in this sweep and v_j = z_j^k = (x_j^k + |x_j^k|)/gamma for the others.
  * The row operator holds v instead of z (u = Minv J^T v); at the end of the sweep v is set
  * to z^{k+1}, which costs a second pass over B = J Minv in the matrix-free form. */
-static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row)
+static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row, lcp_sweep_est *est)
 {
     amgs_ctx *c = ctx;
     const double *q = c->P->q;
@@ -274,10 +292,14 @@ static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row)
             amgs_row_start(c, i, lcp_rowop_dot(&c->op, i, v) + q[i], z);
     }
     const int *order = lcp_order_next(&c->ord, k, z);
+    double e2 = 0.0;
     for (int t = 0; t < c->m; t++) {
         int i = order[t];
         double a = c->d[i], oh = c->ohD * a + c->ohI, inv = c->x[i].inv;
-        double s = lcp_rowop_dot(&c->op, i, v) - a * v[i] + q[i];      /* s_i over v */
+        double av = lcp_rowop_dot(&c->op, i, v);
+        double s = av - a * v[i] + q[i];                               /* s_i over v */
+        double rho = fmin(v[i], av + q[i]);        /* v_i - max(0, v_i - w_i): v_i = z_i */
+        e2 += rho * rho;
         double xabs = fabs(c->x[i].x);                                 /* |x_i^k| */
         double xi = ((oh - a) * xabs - c->gamma * s) * inv;
         c->x[i].x = xi;
@@ -290,6 +312,7 @@ static lcp_status mgs_sweep(void *ctx, int k, double *z, int *row)
         lcp_rowop_update(&c->op, i, z[i] - v[i]);
         v[i] = z[i];
     }
+    est->e2 = e2;
     (void)row;
     return LCP_OK;
 }
@@ -460,9 +483,9 @@ static lcp_status amgs_solve(const lcp_problem *P, const lcp_options *opt, doubl
     info->beta = beta;
     info->gamma = c.gamma;
     info->shape = shape;
-    lcp_sweep_fn *sweep = method == AMGS_M22 ? amgs_sweep_dense
-                          : method == AMGS_MGS ? mgs_sweep : amgs_sweep_rowop;
-    if (st == LCP_OK) st = lcp_iterate(P, opt, sweep, &c, z, info);
+    lcp_fused_sweep_fn *sweep = method == AMGS_M22 ? amgs_sweep_dense
+                                : method == AMGS_MGS ? mgs_sweep : amgs_sweep_rowop;
+    if (st == LCP_OK) st = lcp_iterate_fused(P, opt, sweep, &c, z, info);
     if (have_ord) lcp_order_free(&c.ord);
     lcp_rowop_free(&c.op);
     lcp_free(c.Ad);

@@ -8,15 +8,24 @@
  *    round times them back to back and the report gives the median of ROUNDS paired
  *    speed-ups (1 thread / 2 threads) with their range.  Exits 1 when the median
  *    pgs-color speed-up on 2 threads is below 1.7 (the target).
+ * 3. In the same rounds, what 2 threads can gain at all on this machine at that moment: a
+ *    kernel with no shared data and no synchronisation (each thread runs 8 independent
+ *    multiply-add chains; 2 threads on 2 free cores do twice the work of one in the same
+ *    time) and a STREAM-style triad a = b + 3 c over 3 x 160 MB (memory bandwidth, 1 and 2
+ *    threads), each the same work on 1 and on 2 threads.  The load average is printed at
+ *    the start and at the end.
  * The machine is shared: run it when it is quiet, and read the range. */
+#define _DEFAULT_SOURCE /* getloadavg */
 #include "lcp.h"
 #include "testprob.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define ROUNDS 7
+#define ROUNDS 15
 
 static double now(void)
 {
@@ -66,8 +75,61 @@ static double sweep_time(const lcp_problem *P, const char *solver, int threads, 
     return (t41 - t1) / 40;
 }
 
+/* ---- the reference kernels: the same work split over 1 or 2 threads ---- */
+typedef struct kern {
+    int id, nt;
+    double res;
+} kern;
+static double *ta, *tb, *tc;
+static volatile double sink;
+enum { TRIAD_N = 20000000, CHAIN_ITERS = 40000000 };
+
+static void *chains(void *v)   /* 8 independent chains: the FP ports, no memory */
+{
+    kern *k = v;
+    double x[8];
+    for (int j = 0; j < 8; j++) x[j] = 1.0 + 1e-3 * j + 1e-9 * k->id;
+    for (long i = 0; i < CHAIN_ITERS / k->nt; i++)
+        for (int j = 0; j < 8; j++) x[j] = x[j] * 0.99999999 + 1e-8;
+    k->res = x[0] + x[1] + x[2] + x[3] + x[4] + x[5] + x[6] + x[7];
+    return NULL;
+}
+
+static void *triad(void *v)    /* a = b + 3 c over this thread's share */
+{
+    kern *k = v;
+    long lo = (long)TRIAD_N * k->id / k->nt, hi = (long)TRIAD_N * (k->id + 1) / k->nt;
+    for (int r = 0; r < 4; r++)
+        for (long i = lo; i < hi; i++) ta[i] = tb[i] + 3.0 * tc[i];
+    k->res = ta[lo];
+    return NULL;
+}
+
+static double kernel_time(void *(*f)(void *), int nt)
+{
+    pthread_t th[2];
+    kern k[2];
+    double t0 = now();
+    for (int i = 0; i < nt; i++) {
+        k[i] = (kern){i, nt, 0.0};
+        if (i > 0) pthread_create(&th[i], NULL, f, &k[i]);
+    }
+    f(&k[0]);
+    for (int i = 1; i < nt; i++) pthread_join(th[i], NULL);
+    double t = now() - t0;
+    for (int i = 0; i < nt; i++) sink += k[i].res;   /* the work cannot be dropped */
+    return t;
+}
+
+static void loadavg(const char *when)
+{
+    double l[3];
+    if (getloadavg(l, 3) == 3) printf("load average %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
+}
+
 int main(int argc, char **argv)
 {
+    loadavg("at the start");
     printf("%-26s %6s %7s %9s %10s %10s %10s %10s\n", "instance", "rows", "colours",
            "colour_s", "pgs", "pgs-color", "r@1000 pgs", "pgs-color");
     for (int a = 1; a < argc; a++) {
@@ -113,7 +175,19 @@ int main(int argc, char **argv)
            P.m, P.n / 6, info.colors, info.color_time);
     double tp[ROUNDS], tc1[ROUNDS], tc2[ROUNDS], tj1[ROUNDS], tj2[ROUNDS];
     double sc[ROUNDS], sj[ROUNDS], cp[ROUNDS], cc[ROUNDS], c1, c2, cj;
+    double kc[ROUNDS], kt[ROUNDS], bw1[ROUNDS], bw2[ROUNDS], eff[ROUNDS];
+    ta = calloc(TRIAD_N, sizeof(double));
+    tb = calloc(TRIAD_N, sizeof(double));
+    tc = calloc(TRIAD_N, sizeof(double));
+    if (!ta || !tb || !tc) return 1;
+    for (long i = 0; i < TRIAD_N; i++) tb[i] = 1.0, tc[i] = 2.0;
     for (int r = 0; r < ROUNDS; r++) {
+        double k1 = kernel_time(chains, 1), k2 = kernel_time(chains, 2);
+        double t1 = kernel_time(triad, 1), t2 = kernel_time(triad, 2);
+        kc[r] = k1 / k2;
+        kt[r] = t1 / t2;
+        bw1[r] = 4.0 * 24.0 * TRIAD_N / t1 * 1e-9;
+        bw2[r] = 4.0 * 24.0 * TRIAD_N / t2 * 1e-9;
         tp[r] = sweep_time(&P, "pgs", 1, z, &cj);
         tc1[r] = sweep_time(&P, "pgs-color", 1, z, &c1);
         tc2[r] = sweep_time(&P, "pgs-color", 2, z, &c2);
@@ -123,7 +197,13 @@ int main(int argc, char **argv)
         sc[r] = tc1[r] / tc2[r];
         sj[r] = tj1[r] / tj2[r];
         cp[r] = tp[r] / tc2[r];
+        eff[r] = sc[r] / kc[r];
     }
+    qsort(kc, ROUNDS, sizeof(double), cmp);
+    qsort(kt, ROUNDS, sizeof(double), cmp);
+    qsort(bw1, ROUNDS, sizeof(double), cmp);
+    qsort(bw2, ROUNDS, sizeof(double), cmp);
+    qsort(eff, ROUNDS, sizeof(double), cmp);
     qsort(sc, ROUNDS, sizeof(double), cmp);
     qsort(sj, ROUNDS, sizeof(double), cmp);
     qsort(cp, ROUNDS, sizeof(double), cmp);
@@ -146,6 +226,18 @@ int main(int argc, char **argv)
            cc[0], cc[ROUNDS - 1]);
     printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", sj[ROUNDS / 2],
            sj[0], sj[ROUNDS - 1]);
+    printf("reference kernel (independent chains, no sharing) 2 threads / 1: median %.2f "
+           "(range %.2f-%.2f): what 2 threads could gain at the time\n", kc[ROUNDS / 2],
+           kc[0], kc[ROUNDS - 1]);
+    printf("pgs-color speed-up / reference kernel speed-up, same round: median %.2f "
+           "(range %.2f-%.2f)\n", eff[ROUNDS / 2], eff[0], eff[ROUNDS - 1]);
+    printf("triad: 1 thread %.1f GB/s, 2 threads %.1f GB/s (medians; 2/1 median %.2f, "
+           "range %.2f-%.2f)\n", bw1[ROUNDS / 2], bw2[ROUNDS / 2], kt[ROUNDS / 2], kt[0],
+           kt[ROUNDS - 1]);
+    loadavg("at the end");
+    free(ta);
+    free(tb);
+    free(tc);
     free(z);
     lcp_problem_free(&P);
     return sc[ROUNDS / 2] < 1.7;

@@ -1,6 +1,6 @@
 /* bench_stop.c: what the stopping test costs (issue "Performance", item 1).
  * For each problem (instance folders given as arguments, then a synthetic 3D contact problem
- * with 10^5 rows) and solver (pgs, pgs-block, jacobi; default form):
+ * with 10^5 rows) and solver (pgs, pgs-block, jacobi, amgs-D, amgs-I; default form):
  *   K       = sweeps of a solve to tol 1e-6 (cap 1000; 200 on the 10^5-row problem)
  *   fused   = time of that solve (the fused test, every sweep)
  *   none    = time of K sweeps with no test (tol < 0)
@@ -108,7 +108,7 @@ static int bench(const char *name, const lcp_problem *P, const char *solver, int
 
 int main(int argc, char **argv)
 {
-    const char *solvers[] = {"pgs", "pgs-block", "jacobi"};
+    const char *solvers[] = {"pgs", "pgs-block", "jacobi", "amgs-D", "amgs-I"};
     int bad = 0;
     printf("median of %d paired ratios (range); K = sweeps of the solve to 1e-6\n", ROUNDS);
     for (int a = 1; a <= argc; a++) {

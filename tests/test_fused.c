@@ -1,7 +1,10 @@
 /* test_fused.c: the stopping test fused into the sweep (lcp/iterate.c) against the
  * unfused test, on instance folders given as arguments (the canonical scene instances).
  *
- * For each instance, solver (pgs, pgs-block, jacobi), form and tolerance:
+ * For each instance (and two synthetic 3D contact problems with a known solution, 600 rows
+ * frictionless and 900 rows with friction, on which the AMGS family converges), solver
+ * (pgs, pgs-block, pgs-color, jacobi, and the AMGS family: amgs-D, amgs-I and mgs in both forms, the
+ * explicit amgs-D and amgs-I in one form up to 1000 rows), form and tolerance:
  *   reference: the same solver run with no stopping test (tol < 0), 1000 sweeps, and a
  *     monitor that takes the exact residual lcp_residual(z) after every sweep; the unfused
  *     loop stops at the first sweep k with r(z_k) <= tol (converged), or
@@ -12,6 +15,7 @@
  * fewer exact residuals than sweeps.  Prints the counts as TAP diagnostics. */
 #include "lcp.h"
 #include "tap.h"
+#include "testprob.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +62,74 @@ static const char *base(const char *path, char *buf, size_t len)
     return s ? s + 1 : buf;
 }
 
-int main(int argc, char **argv)
+/* the explicit AMGS (dense A, O(m^2) a sweep) in one form and up to 1000 rows */
+static const char *solvers[] = {"pgs", "pgs-block", "pgs-color", "jacobi", "amgs-D", "amgs-I",
+                                "amgs-D-explicit", "amgs-I-explicit", "mgs"};
+static long sweeps_total = 0, checks_total = 0;
+static int differ = 0;
+
+static void run_problem(const char *name, const lcp_problem *P)
 {
-    const char *solvers[] = {"pgs", "pgs-block", "jacobi"};
     const lcp_form forms[] = {LCP_FORM_MATRIX_FREE, LCP_FORM_ASSEMBLED};
     const double tols[] = {1e-6, 1e-9};
     const int cap = 1000;
-    long sweeps_total = 0, checks_total = 0;
-    int differ = 0;
+    double *z = calloc((size_t)P->m + 1, sizeof(double));
+    double *w = calloc((size_t)P->m + 1, sizeof(double));
+    double *hist = calloc((size_t)cap + 1, sizeof(double));
+    for (size_t s = 0; s < sizeof solvers / sizeof solvers[0]; s++)
+        for (size_t f = 0; f < 2; f++) {
+            if (strstr(solvers[s], "explicit") && (f > 0 || P->m > 1000)) continue;
+            const lcp_solver *S = lcp_solver_find(solvers[s]);
+            lcp_options o;
+            lcp_options_default(&o);
+            o.form = forms[f];
+            o.max_iter = cap;
+            ref_rec rec = {P, w, hist, 0};
+            lcp_info ir, fi;
+            o.tol = -1.0;                      /* the exact residual after every sweep */
+            o.monitor = record;
+            o.monitor_ctx = &rec;
+            lcp_solve(S, P, &o, z, &ir);
+            o.monitor = NULL;
+            const char *fn = lcp_form_name(forms[f]);
+            for (size_t t = 0; t < 2; t++) {
+                lcp_status ref_st;
+                int ref_k = unfused_stop(&rec, tols[t], o.diverge, &ref_st);
+                if (ir.status < 0 && ref_st == LCP_MAXITER) {  /* non-finite first */
+                    ref_k = ir.iterations;
+                    ref_st = ir.status;
+                }
+                o.tol = tols[t];
+                lcp_status st = lcp_solve(S, P, &o, z, &fi);
+                int same = st == ref_st && fi.iterations == ref_k;
+                differ += !same;
+                ok(same, "%s/%s/%s/tol=%g: fused stop = unfused stop (%s after %d sweeps)",
+                   solvers[s], name, fn, tols[t], lcp_status_str(ref_st), ref_k);
+                tap_diag("fused: %s after %d sweeps, %d exact residuals", lcp_status_str(st),
+                         fi.iterations, fi.residual_checks);
+                if (st == LCP_OK)
+                    ok(fi.residual <= tols[t], "%s/%s/%s/tol=%g: converged means "
+                       "lcp_residual <= tol (%.3e)", solvers[s], name, fn,
+                       tols[t], fi.residual);
+                if (st == LCP_OK && fi.iterations >= 20) {
+                    /* a calibration per two decades of the residual, the sweeps near tol */
+                    int decades = (int)ceil(log10(fmax(hist[0], tols[t]) / tols[t]));
+                    ok(fi.residual_checks <= 2 + decades + fi.iterations / 10,
+                       "%s/%s/%s/tol=%g: exact residuals <= 2 + decades + sweeps / 10 "
+                       "(%d of %d)", solvers[s], name, fn, tols[t],
+                       fi.residual_checks, fi.iterations);
+                    sweeps_total += fi.iterations;
+                    checks_total += fi.residual_checks;
+                }
+            }
+        }
+    free(hist);
+    free(z);
+    free(w);
+}
+
+int main(int argc, char **argv)
+{
     if (argc < 2) {
         printf("1..0 # SKIP no instance folder given\n");
         return 0;
@@ -79,58 +143,19 @@ int main(int argc, char **argv)
             tap_diag("%s", msg);
             continue;
         }
-        double *z = calloc((size_t)P.m + 1, sizeof(double));
-        double *w = calloc((size_t)P.m + 1, sizeof(double));
-        double *hist = calloc((size_t)cap + 1, sizeof(double));
-        for (size_t s = 0; s < sizeof solvers / sizeof solvers[0]; s++)
-            for (size_t f = 0; f < 2; f++) {
-                const lcp_solver *S = lcp_solver_find(solvers[s]);
-                lcp_options o;
-                lcp_options_default(&o);
-                o.form = forms[f];
-                o.max_iter = cap;
-                ref_rec rec = {&P, w, hist, 0};
-                lcp_info ir, fi;
-                o.tol = -1.0;                      /* the exact residual after every sweep */
-                o.monitor = record;
-                o.monitor_ctx = &rec;
-                lcp_solve(S, &P, &o, z, &ir);
-                o.monitor = NULL;
-                const char *fn = lcp_form_name(forms[f]);
-                for (size_t t = 0; t < 2; t++) {
-                    lcp_status ref_st;
-                    int ref_k = unfused_stop(&rec, tols[t], o.diverge, &ref_st);
-                    if (ir.status < 0 && ref_st == LCP_MAXITER) {  /* non-finite first */
-                        ref_k = ir.iterations;
-                        ref_st = ir.status;
-                    }
-                    o.tol = tols[t];
-                    lcp_status st = lcp_solve(S, &P, &o, z, &fi);
-                    int same = st == ref_st && fi.iterations == ref_k;
-                    differ += !same;
-                    ok(same, "%s/%s/%s/tol=%g: fused stop = unfused stop (%s after %d sweeps)",
-                       solvers[s], name, fn, tols[t], lcp_status_str(ref_st), ref_k);
-                    tap_diag("fused: %s after %d sweeps, %d exact residuals", lcp_status_str(st),
-                             fi.iterations, fi.residual_checks);
-                    if (st == LCP_OK)
-                        ok(fi.residual <= tols[t], "%s/%s/%s/tol=%g: converged means "
-                           "lcp_residual <= tol (%.3e)", solvers[s], name, fn,
-                           tols[t], fi.residual);
-                    if (st == LCP_OK && fi.iterations >= 20) {
-                        /* a calibration per two decades of the residual, the sweeps near tol */
-                        int decades = (int)ceil(log10(fmax(hist[0], tols[t]) / tols[t]));
-                        ok(fi.residual_checks <= 2 + decades + fi.iterations / 10,
-                           "%s/%s/%s/tol=%g: exact residuals <= 2 + decades + sweeps / 10 "
-                           "(%d of %d)", solvers[s], name, fn, tols[t],
-                           fi.residual_checks, fi.iterations);
-                        sweeps_total += fi.iterations;
-                        checks_total += fi.residual_checks;
-                    }
-                }
-            }
-        free(hist);
-        free(z);
-        free(w);
+        run_problem(name, &P);
+        lcp_problem_free(&P);
+    }
+    /* synthetic: 200 bodies in 3D, frictionless (600 contacts) and with friction (300
+     * contacts of 3 rows), q chosen so that a known z* solves the frictionless one */
+    for (int fr = 0; fr <= 2; fr += 2) {
+        lcp_problem P;
+        int bad = tp_contact(&P, 6, 200, fr ? 300 : 600, fr, 0.5, 1e-2, 7 + fr) != 0;
+        double *zs = calloc((size_t)P.m + 1, sizeof(double));
+        if (!bad && !fr) tp_known(&P, zs, 11);
+        ok(!bad, "synthetic contact problem, %s friction, built", fr ? "with" : "no");
+        if (!bad) run_problem(fr ? "synthetic-friction" : "synthetic-mu0", &P);
+        free(zs);
         lcp_problem_free(&P);
     }
     tap_diag("converged runs of >= 20 sweeps: %ld sweeps, %ld exact residuals; %d stops differ",
