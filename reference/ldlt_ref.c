@@ -115,7 +115,7 @@
  * above.  Non-finite data (q, A, bounds, warm start): LCP_ERR_FORMAT with the row.
  *
  * COST.  One factorisation of A_FF per pivot step (no updates: CHOLMOD's Modify module is
- * GPL) and per interior-point iteration, plus a few solves and products with A (and in
+ * GPL; large ones supernodal, ref_super.c) and per interior-point iteration, plus a few solves and products with A (and in
  * coupled pivoting one solve per GMRES iteration, tens a step).  The number of steps is
  * small for contact problems (tens), and at most the pivot cap.
  *
@@ -191,6 +191,7 @@ void ref_options_default(ref_options *o)
     o->backend = REF_CHOLMOD;
     o->block = 1;
     o->full_pattern = -1;
+    o->supernodal = -1;
     o->ipm = -1;
 }
 
@@ -1152,7 +1153,8 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     const lcp_csr *Af = C.As.p ? &C.As : &P->A;      /* what is factored */
     if (!lemke) {
         st = ro->backend == REF_DENSE ? ref_dense_create(&C.be, Af, C.diag)
-                                      : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern);
+                                      : ref_cholmod_create(&C.be, Af, C.diag, ro->full_pattern,
+                                                          ro->supernodal);
         if (st != LCP_OK) goto finish;
         have_be = 1;
     }
@@ -1272,6 +1274,8 @@ finish:
         stats->ipm_steps = C.ipm_steps;
         stats->coupled_steps = C.coupled_steps;
         stats->analyses = C.be.analyses;
+        stats->supernodal = C.be.supernodal;
+        stats->lnz = C.be.lnz;
     }
     lcp_free(C.diag);
     lcp_free(C.lo);

@@ -32,6 +32,9 @@ typedef struct ref_options {
                                  (Murty's least index) only */
     int full_pattern;         /* -1: auto (|F| >= m/2), 0: never, 1: always.  Sparse only:
                                  factor [A_FF 0; 0 I] on A's analysed pattern */
+    int supernodal;           /* sparse numeric factorisation: -1 auto (supernodal LL^T,
+                                 ref_super.c, when CHOLMOD's analysis counts over 10^7
+                                 flops), 0 CHOLMOD's simplicial LDL^T, 1 supernodal */
     int ipm;                  /* interior-point phase (a start for block steps that do not
                                  settle): -1 auto (when block steps stop halving the
                                  violators), 0 never, 1 always (after the first block step
@@ -48,6 +51,9 @@ typedef struct ref_stats {
     long ipm_steps;       /* interior-point iterations (factorisations of the phase) */
     long coupled_steps;   /* coupled pivoting steps (friction coupling solved inside) */
     long analyses;        /* symbolic analyses (sparse) */
+    long supernodal;      /* factorisations done by the supernodal code (ref_super.c) */
+    double lnz;           /* largest nnz(L) of a factorisation (supernodal: with the
+                             amalgamation's explicit zeros) */
 } ref_stats;
 
 void ref_options_default(ref_options *o);

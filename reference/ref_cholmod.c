@@ -3,8 +3,9 @@
  * COMPUTES.  For a free set F (ascending rows) the LDL^T factorisation of
  *     S = A_FF + eps * diag(A_FF) + diag(dplus_F)   (eps = 0 unless the driver shifts;
  *                                                    dplus only in its interior-point phase)
- * with CHOLMOD (simplicial LDL^T, AMD fill-reducing ordering; METIS nested dissection for
- * the full pattern when AMD fills too much), and solves S x = b.
+ * with CHOLMOD's analysis (AMD fill-reducing ordering; METIS nested dissection for the full
+ * pattern when AMD fills too much) and its simplicial LDL^T or, for large ones, the
+ * supernodal LL^T of ref_super.c, and solves S x = b.
  *
  * TWO WAYS TO BUILD S.
  *   full pattern:  S = [A_FF + eps D, 0; 0, I] in A's own row order, stored on A's whole
@@ -30,9 +31,16 @@
  * the analysis O(nnz(L)) when the sub pattern is used.  Memory: L, one copy of A's upper
  * triangle, three dense m-vectors.
  *
- * LIMITS.  Int indices (cholmod_* not cholmod_l_*): nnz(L) < 2^31.  Simplicial only (no
- * supernodal LL^T), because D must be read.  No use of the Modify module (GPL): every step
- * refactorises.  Source: T. Davis, CHOLMOD user guide (SuiteSparse 5.12).
+ * NUMERIC FACTORISATION.  CHOLMOD's simplicial LDL^T (column by column, about 1 Gflop/s),
+ * or, when the analysis counts over 10^7 flops (or ref_options.supernodal = 1), our own
+ * supernodal multifrontal LL^T on the same analysis (ref_super.c: dense BLAS kernels,
+ * d_k = L_kk^2 for the pivot check).  CHOLMOD's supernodal code is in its GPL Supernodal
+ * module, which lcpbench does not call.  On a captured 46055-row sphere pile the supernodal
+ * path cuts ldlt-ref's time about sixfold (25 factorisations of 3e9 flops each).
+ *
+ * LIMITS.  Int indices (cholmod_* not cholmod_l_*): nnz(L) < 2^31.  No use of the Modify
+ * module (GPL): every step refactorises.  Source: T. Davis, CHOLMOD user guide
+ * (SuiteSparse 5.12).
  */
 #include "ref_internal.h"
 
@@ -41,6 +49,7 @@
 
 #define CHOL_FULL_CHEAP 1e6 /* full-pattern factorisations below this many flops are used
                                without comparing (an analysis would cost as much) */
+#define CHOL_SUPER_FL 1e7   /* auto: supernodal (ref_super.c) above this many flops */
 
 typedef struct ref_chol {
     cholmod_common c;
@@ -48,6 +57,7 @@ typedef struct ref_chol {
     const double *diag;
     int m;
     int policy;            /* -1 auto, 0 never, 1 always full pattern */
+    int spolicy;           /* -1 auto (CHOL_SUPER_FL), 0 never, 1 always supernodal */
     size_t malloc_start;
     cholmod_sparse *S;     /* m x m capacity, upper triangle (stype 1) */
     cholmod_factor *Lfull; /* analysed on the full pattern, reused */
@@ -55,6 +65,12 @@ typedef struct ref_chol {
     cholmod_factor *Lsub;  /* analysed per step */
     double fl_sub;
     cholmod_factor *L;     /* the current one (Lfull or Lsub) */
+    ref_super *SNfull;     /* supernodal symbolic of Lfull (ref_super.c), or NULL */
+    int sn_tried;          /* SNfull was attempted */
+    ref_super *SNsub;      /* supernodal symbolic of Lsub, or NULL */
+    ref_super *SN;         /* the current one, NULL: CHOLMOD's simplicial factor L */
+    double *akk;           /* m: pivot check per system index: A_kk + dplus_k */
+    signed char *chk;      /* m: 1 for a free row (checked) */
     int full;              /* mode of the current factor */
     int ns;                /* size of the current system */
     int nf;
@@ -174,6 +190,29 @@ static lcp_status chol_analyse_sub(ref_backend *be)
     return st;
 }
 
+/* The supernodal symbolic for the current factor (R->L, just analysed or the full
+ * pattern's), when the policy asks for it; R->SN NULL keeps CHOLMOD's simplicial LDL^T (also
+ * when ref_super finds the counts inconsistent).  The full pattern's is built once. */
+static lcp_status chol_super_setup(ref_chol *R, double fl)
+{
+    int want = R->spolicy > 0 || (R->spolicy < 0 && fl > CHOL_SUPER_FL);
+    lcp_status st = LCP_OK;
+    R->SN = NULL;
+    if (!R->full) ref_super_free(&R->SNsub);          /* a new analysis every time */
+    if (!want) return LCP_OK;
+    if (R->full && !R->sn_tried) {
+        R->sn_tried = 1;
+        st = ref_super_analyse(&R->SNfull, R->ns, R->S->p, R->S->i, R->L->Perm,
+                               R->L->ColCount);
+    } else if (!R->full) {
+        st = ref_super_analyse(&R->SNsub, R->ns, R->S->p, R->S->i, R->L->Perm,
+                               R->L->ColCount);
+    }
+    if (st == LCP_ERR_BREAKDOWN) st = LCP_OK;         /* not usable: simplicial */
+    R->SN = R->full ? R->SNfull : R->SNsub;
+    return st;
+}
+
 static lcp_status chol_factor(ref_backend *be, const int *F, int nf, double eps,
                               const double *dplus, double tau, int *bad)
 {
@@ -205,16 +244,32 @@ static lcp_status chol_factor(ref_backend *be, const int *F, int nf, double eps,
     if (st == LCP_OK) {
         R->L = R->full ? R->Lfull : R->Lsub;
         fl = R->full ? R->fl_full : R->fl_sub;
+        st = chol_super_setup(R, fl);
     }
-    if (st == LCP_OK) {
+    if (st == LCP_OK && R->SN) {                     /* supernodal LL^T (ref_super.c) */
+        for (int c = 0; c < R->ns; c++) {
+            int g = R->map[c];
+            R->chk[c] = isfree[g];
+            R->akk[c] = R->diag[g] + (dplus ? dplus[g] : 0.0);
+        }
+        int badc = -1;
+        st = ref_super_factor(R->SN, R->S->x, R->akk, R->chk, tau, &badc);
+        if (badc >= 0) *bad = R->map[badc];
+        be->factorizations++;
+        be->supernodal++;
+        be->flops += fl;
+        double lnz = (double)ref_super_nnz(R->SN);
+        if (lnz > be->lnz) be->lnz = lnz;
+    } else if (st == LCP_OK) {
         cholmod_factorize(R->S, R->L, &R->c);
         st = chol_status(&R->c);               /* NOT_POSDEF (> 0) is checked below */
         be->factorizations++;
         be->flops += fl;
+        if ((double)R->c.lnz > be->lnz) be->lnz = (double)R->c.lnz;
     }
-    if (st == LCP_OK && (R->L->is_ll || R->L->is_super || R->L->xtype != CHOLMOD_REAL))
+    if (st == LCP_OK && !R->SN && (R->L->is_ll || R->L->is_super || R->L->xtype != CHOLMOD_REAL))
         st = LCP_ERR_BREAKDOWN;                /* not the simplicial LDL^T asked for */
-    if (st == LCP_OK) {                        /* D(k,k) = Lx[Lp[k]] in elimination order */
+    if (st == LCP_OK && !R->SN) {              /* D(k,k) = Lx[Lp[k]] in elimination order */
         const int *Lp = R->L->p, *Perm = R->L->Perm;
         const double *Lx = R->L->x;
         for (int k = 0; k < R->ns && *bad < 0; k++) {
@@ -237,6 +292,11 @@ static lcp_status chol_solve(ref_backend *be, const double *b, double *x)
     R->B->d = (size_t)R->ns;
     if (R->full) memset(Bx, 0, (size_t)R->ns * sizeof *Bx);
     for (int k = 0; k < R->nf; k++) Bx[R->pos[R->F[k]]] = b[k]; /* b into system order */
+    if (R->SN) {
+        lcp_status sst = ref_super_solve(R->SN, Bx);
+        for (int k = 0; sst == LCP_OK && k < R->nf; k++) x[k] = Bx[R->pos[R->F[k]]];
+        return sst;
+    }
     int okc = cholmod_solve2(CHOLMOD_A, R->L, R->B, NULL, &R->X, NULL, &R->Y, &R->E, &R->c);
     lcp_status st = okc ? chol_status(&R->c) : LCP_ERR_BREAKDOWN;
     if (st == LCP_OK && okc) {
@@ -257,6 +317,10 @@ static void chol_destroy(ref_backend *be)
     cholmod_free_sparse(&R->S, &R->c);
     cholmod_free_factor(&R->Lfull, &R->c);
     cholmod_free_factor(&R->Lsub, &R->c);
+    ref_super_free(&R->SNfull);
+    ref_super_free(&R->SNsub);
+    lcp_free(R->akk);
+    lcp_free(R->chk);
     cholmod_free_dense(&R->B, &R->c);
     cholmod_free_dense(&R->X, &R->c);
     cholmod_free_dense(&R->Y, &R->c);
@@ -270,7 +334,7 @@ static void chol_destroy(ref_backend *be)
 }
 
 lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *diag,
-                              int full_pattern)
+                              int full_pattern, int supernodal)
 {
     if (!be || !A || !diag || A->nrow != A->ncol) return LCP_ERR_ARG;
     memset(be, 0, sizeof *be);
@@ -285,6 +349,7 @@ lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *d
     R->diag = diag;
     R->m = m;
     R->policy = full_pattern;
+    R->spolicy = supernodal;
 #ifdef LCP_TCOV
     /* test-only build: CHOLMOD allocates through the same failing counter as liblcp */
     SuiteSparse_config.malloc_func = lcp_tcov_malloc;
@@ -302,9 +367,11 @@ lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *d
     size_t nzu = (size_t)LCP_CSR_NNZ(A) / 2 + (size_t)m + 1; /* upper triangle + diagonal */
     R->pos = lcp_malloc((size_t)m + 1, sizeof *R->pos);
     R->map = lcp_malloc((size_t)m + 1, sizeof *R->map);
+    R->akk = lcp_malloc((size_t)m + 1, sizeof *R->akk);
+    R->chk = lcp_malloc((size_t)m + 1, sizeof *R->chk);
     R->S = cholmod_allocate_sparse((size_t)m, (size_t)m, nzu, 1, 1, 1, CHOLMOD_REAL, &R->c);
     R->B = cholmod_allocate_dense((size_t)m, 1, (size_t)m, CHOLMOD_REAL, &R->c);
-    if (!R->pos || !R->map || !R->S || !R->B) {
+    if (!R->pos || !R->map || !R->akk || !R->chk || !R->S || !R->B) {
         chol_destroy(be);
         return LCP_ERR_NOMEM;
     }

@@ -25,15 +25,34 @@ struct ref_backend {
     long factorizations; /* numerical factorisations done */
     double flops;        /* their flops (CHOLMOD's analysis count; nf^3/3 dense) */
     long analyses;       /* symbolic analyses (sparse) */
+    long supernodal;     /* of the factorisations, supernodal ones (ref_super.c) */
+    double lnz;          /* largest nnz(L) of a factorisation */
     long malloc_delta;   /* CHOLMOD malloc_count balance, set by destroy */
     void *impl;
 };
 
 /* A: m x m, full storage; diag: A_ii (the backend keeps the pointers, caller owns).
- * full_pattern: -1 auto, 0 never, 1 always. */
+ * full_pattern: -1 auto, 0 never, 1 always; supernodal (ref_super.c numeric factorisation
+ * on CHOLMOD's analysis): -1 auto (above 10^7 flops), 0 never, 1 always. */
 lcp_status ref_cholmod_create(ref_backend *be, const lcp_csr *A, const double *diag,
-                              int full_pattern);
+                              int full_pattern, int supernodal);
 lcp_status ref_dense_create(ref_backend *be, const lcp_csr *A, const double *diag);
+
+/* ref_super.c: supernodal multifrontal LL^T of a symmetric n x n matrix S stored by its upper
+ * triangle (CSC Sp, Si, Sx) in the ordering Perm of CHOLMOD's analysis (ColCount: its column
+ * counts of L).  analyse: the symbolic part (LCP_ERR_BREAKDOWN when the counts do not match
+ * the structure; then the caller keeps CHOLMOD's simplicial factorisation).  factor: the
+ * numeric part from the values Sx of the same pattern; *bad: the first system index, in
+ * elimination order, with chk set and L_kk^2 <= tau akk (or not positive), -1 when none.
+ * solve: b = S^-1 b in place (system order); refused after an incomplete factor. */
+typedef struct ref_super ref_super;
+lcp_status ref_super_analyse(ref_super **F, int n, const int *Sp, const int *Si,
+                             const int *Perm, const int *ColCount);
+lcp_status ref_super_factor(ref_super *F, const double *Sx, const double *akk,
+                            const signed char *chk, double tau, int *bad);
+lcp_status ref_super_solve(ref_super *F, double *b);
+size_t ref_super_nnz(const ref_super *F);  /* entries of L stored (with amalgamation zeros) */
+void ref_super_free(ref_super **F);
 
 /* lemke_ref.c: the boxed problem lo <= z <= hi (frozen bounds; findex not read) with
  * w = A z + q, A any square matrix, by Lemke's method on the standard reformulation.  z: the

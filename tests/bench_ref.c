@@ -16,8 +16,8 @@
  *
  * Output: one CSV line per run on stdout (kind,m,solver,status,iterations,pivots,
  * factorizations,time_s,residual_inf).  Run with OPENBLAS_NUM_THREADS=1 (meson benchmark
- * sets it).  Arguments: [dense_max [pile_rows]], or an instance folder (a captured pile,
- * see run_instance).  Exit status 1 when a frictionless run fails to reach LCP_OK /
+ * sets it).  Arguments: [dense_max [pile_rows]], or an instance folder and limits (a
+ * captured pile, see run_instance).  Exit status 1 when a frictionless run fails to reach LCP_OK /
  * LCP_NONUNIQUE or the pile takes 5 s or more.
  */
 #include "ldlt_ref.h"
@@ -177,31 +177,52 @@ static int run(const char *kind, const lcp_problem *P, int dense, double *second
     return (st == LCP_OK || st == LCP_NONUNIQUE) ? 0 : 1;
 }
 
-/* bench_ref INSTANCE_DIR: one captured instance (tests/bench_ref_pile.sh captures a sphere
- * pile): its time, peak RSS, and exit 1 unless exact in under 5 s and 1 GiB. */
-static int run_instance(const char *dir)
+/* bench_ref INSTANCE_DIR [MAX_S [MAX_MB [SUPERNODAL]]]: one captured instance
+ * (tests/bench_ref_pile.sh captures sphere piles): its time, peak RSS, steps,
+ * factorisations and nnz(L) (cpu_s: the process's CPU time, reading included, a
+ * measure less disturbed by a loaded machine than the wall time); exit 1 unless exact in under MAX_S seconds (default 5) and
+ * MAX_MB of peak RSS (default 1024).  SUPERNODAL: ref_options.supernodal (-1 auto, 0
+ * CHOLMOD's simplicial LDL^T, 1 supernodal), for paired comparisons. */
+static int run_instance(int argc, char **argv)
 {
+    const char *dir = argv[1];
+    double max_s = argc > 2 ? atof(argv[2]) : 5.0, max_mb = argc > 3 ? atof(argv[3]) : 1024.0;
     lcp_problem P;
     char msg[512];
     if (lcp_read_instance(dir, &P, msg, sizeof msg) != LCP_OK) {
         fprintf(stderr, "bench_ref: %s\n", msg);
         return 1;
     }
-    printf("kind,m,solver,status,iterations,pivots,factorizations,time_s,residual_inf\n");
-    double t;
-    int fail = run("instance", &P, 0, &t);
+    lcp_options opt;
+    lcp_info info;
+    ref_options ro;
+    ref_stats rs;
+    lcp_options_default(&opt);
+    ref_options_default(&ro);
+    if (argc > 4) ro.supernodal = atoi(argv[4]);
+    double *z = calloc((size_t)P.m + 1, sizeof(double));
+    double t0 = now();
+    lcp_status st = ref_solve(&P, &opt, &ro, z, &info, &rs);
+    double t = now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double mb = (double)ru.ru_maxrss / 1024.0;
-    printf("# %s: %d rows, nnz(A) %d, %.3f s, peak RSS %.1f MB (targets: 5 s, 1024 MB)\n", dir,
-           P.m, LCP_CSR_NNZ(&P.A), t, mb);
+    double cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                 (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    printf("rows,nnz_A,status,time_s,cpu_s,peak_rss_mb,steps,ipm_steps,factorizations,supernodal,"
+           "gflop,max_nnz_L,residual_inf\n");
+    printf("%d,%d,%s,%.3f,%.3f,%.1f,%d,%ld,%ld,%ld,%.3g,%.4g,%.3g\n", P.m, LCP_CSR_NNZ(&P.A),
+           lcp_status_str(st), t, cpu, mb, info.iterations, rs.ipm_steps, info.factorizations,
+           rs.supernodal, 1e-9 * info.flops, rs.lnz, info.residual_inf);
+    printf("# %s: targets %.0f s, %.0f MB\n", dir, max_s, max_mb);
+    free(z);
     lcp_problem_free(&P);
-    return fail || t >= 5.0 || mb >= 1024.0;
+    return !(st == LCP_OK || st == LCP_NONUNIQUE) || t >= max_s || mb >= max_mb;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) return run_instance(argv[1]);
+    if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) return run_instance(argc, argv);
     int dense_max = argc > 1 ? atoi(argv[1]) : 4000; /* dense runs up to this m */
     int pile = argc > 2 ? atoi(argv[2]) : 10000;      /* rows of the pile */
     int dense_friction_max = 1100;                    /* friction: ~1000 factorisations */

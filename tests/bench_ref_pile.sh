@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
-# bench_ref_pile.sh LCPBENCH BENCH_REF: the reference on a real pile (meson benchmark
-# 'reference-pile'): capture the frictionless sphere pile of the issue's target (2400
-# spheres settled for 100 steps: 10760 rows, the LCP of step 100) and solve it with
-# ldlt-ref; bench_ref fails unless the answer is exact in under 5 s with a peak RSS
-# under 1 GiB.
+# bench_ref_pile.sh LCPBENCH BENCH_REF: the reference on real piles (meson benchmark
+# 'reference-pile'): capture frictionless sphere piles (n spheres settled for 100 steps, the
+# LCP of step 100) and solve each with ldlt-ref in its own process; bench_ref prints rows,
+# time, CPU time, peak RSS, steps (of which interior-point), factorisations (of which supernodal),
+# Gflop, the largest nnz(L) and the residual, and fails unless the answer is exact within the
+# pile's time target and memory cap:
+#     n = 2400   10760 rows   5 s    (the issue's reference pile)
+#     n = 3200   13636 rows   10 s
+#     n = 10000  46055 rows   20 s
+#     n = 30000  138614 rows  200 s  (only with LCPBENCH_PILE_FULL=1: a 40 s capture, 2 GB)
+# LCPBENCH_PILE_PAIRED=1 also solves each pile with CHOLMOD's simplicial LDL^T (the path
+# before the supernodal factorisation; no time target) right after, for paired ratios.
 set -eu
 LB=$1
 BR=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-"$LB" capture spheres --param n=2400 --param mu=0 --at 100 --out "$T" >/dev/null
-OPENBLAS_NUM_THREADS=1 "$BR" "$T/spheres-step100"
+piles="2400:5:1024 3200:10:1024 10000:20:2048"
+[ "${LCPBENCH_PILE_FULL:-0}" = 1 ] && piles="$piles 30000:200:4096"
+fail=0
+for p in $piles; do
+  IFS=: read -r n max_s max_mb <<<"$p"
+  "$LB" capture spheres --param n="$n" --param mu=0 --at 100 --out "$T/p$n" >/dev/null
+  echo "# pile n=$n (supernodal auto)"
+  OPENBLAS_NUM_THREADS=1 "$BR" "$T/p$n/spheres-step100" "$max_s" "$max_mb" || fail=1
+  if [ "${LCPBENCH_PILE_PAIRED:-0}" = 1 ]; then
+    echo "# pile n=$n (CHOLMOD simplicial, paired)"
+    OPENBLAS_NUM_THREADS=1 "$BR" "$T/p$n/spheres-step100" 1e9 1e9 0 || true
+  fi
+  rm -rf "$T/p$n"
+done
+exit $fail
