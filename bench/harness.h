@@ -160,9 +160,19 @@ int bench_mpi_work(const bench_mpi *m, bench_cell_fn *run, void *ctx);
 void bench_runs_head(FILE *f);
 
 /* Parse suite text (scene lines capture into DIR/instances), run it into DIR and draw its
- * convergence figures quietly: what the tables share.  0, 1 (a run or file failed) or 2. */
+ * convergence figures quietly: what the tables share.  m: the ranks of mpirun (NULL:
+ * serially), see bench_grid_run_text.  0, 1 (a run or file failed) or 2. */
 int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
-                   int force, int argc, char **argv);
+                   int force, const bench_mpi *m, int argc, char **argv);
+/* bench_grid_run of S, parsed from text (name: where it came from; relative paths from the
+ * working folder); on the ranks of mpirun when m is not NULL: rank 0 deals the cells to the
+ * workers, which parse the same text (their scene captures in a scratch folder; `instance'
+ * folders at the same paths) in bench_grid_serve, and writes the same folder. */
+int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
+                        const char *name, const char *dir, int force, int quiet,
+                        const bench_mpi *m, int argc, char **argv);
+/* a worker's side of bench_grid_run_text: the job's payload; 0, or 1 when a cell failed */
+int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len);
 
 /* Capture the problem of step `step' of scene `scene' with "key=value" parameters into the
  * instance folder dir.  0 or -1 with msg. */

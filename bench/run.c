@@ -287,20 +287,6 @@ int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir,
     return failed;
 }
 
-int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
-                   int force, int argc, char **argv)
-{
-    char capdir[BENCH_PATH + 32];
-    snprintf(capdir, sizeof capdir, "%s/instances", dir);
-    bench_suite S;
-    int rc = bench_suite_parse(cmd, text, name, ".", capdir, force, &S);
-    if (rc) return rc;
-    rc = bench_grid_run(cmd, &S, dir, force, 0, argc, argv);
-    bench_suite_free(&S);
-    if (bench_plot_dir(cmd, dir, 1) != 0) rc = 1;
-    return rc;
-}
-
 /* ---- MPI: rank 0 deals the cells, the other ranks run them -------------------------------
  * Under `mpirun -np N' (N >= 2; built with MPI) rank 0 deals the cells (instance x solver
  * line, numbered as --shard numbers them) to the N-1 worker ranks (mpi.c) and writes what
@@ -543,6 +529,60 @@ static int mpi_cmd_run(const bench_mpi *m, const char *suite, const char *out, i
     bench_suite_free(&S);
     if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
+    return rc;
+}
+
+int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
+                        const char *name, const char *dir, int force, int quiet,
+                        const bench_mpi *m, int argc, char **argv)
+{
+    if (!m) return bench_grid_run(cmd, S, dir, force, quiet, argc, argv);
+    size_t ln = strlen(name), lt = strlen(text);
+    char *job = malloc(ln + lt + 2);
+    if (!job) {
+        bench_error(cmd, "out of memory");
+        return 1;
+    }
+    memcpy(job, name, ln + 1);                /* name, 0, text, 0 */
+    memcpy(job + ln + 1, text, lt + 1);
+    bench_mpi_job(m, BENCH_JOB_GRID, job, ln + lt + 2);
+    free(job);
+    return grid_deal(cmd, m, S, dir, quiet, argc, argv);
+}
+
+int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len)
+{
+    const char *name = payload, *text = memchr(payload, 0, len);
+    if (!text) bench_mpi_abort(m);
+    text++;
+    bench_stage stage;
+    bench_suite S;
+    char capdir[BENCH_PATH + 64];
+    scratch_open(m, &stage);
+    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
+    if (bench_suite_parse(CMD, text, name, ".", capdir, 1, &S)) {
+        bench_error(CMD, "rank %d cannot load the grid %s: the job ends", bench_mpi_rank(m),
+                    name);
+        bench_stage_commit(CMD, &stage, 0);
+        bench_mpi_abort(m);
+    }
+    int rc = grid_work(m, &S);
+    bench_suite_free(&S);
+    bench_stage_commit(CMD, &stage, 0);
+    return rc;
+}
+
+int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
+                   int force, const bench_mpi *m, int argc, char **argv)
+{
+    char capdir[BENCH_PATH + 32];
+    snprintf(capdir, sizeof capdir, "%s/instances", dir);
+    bench_suite S;
+    int rc = bench_suite_parse(cmd, text, name, ".", capdir, force, &S);
+    if (rc) return rc;
+    rc = bench_grid_run_text(cmd, &S, text, name, dir, force, 0, m, argc, argv);
+    bench_suite_free(&S);
+    if (bench_plot_dir(cmd, dir, 1) != 0) rc = 1;
     return rc;
 }
 

@@ -12,7 +12,8 @@
 # serial run's.  Then `mpirun -np 3' (2 workers): the cells' speed-up over the serial run
 # (2 at best; on a 2-core machine rank 0 shares a core).  ROUNDS (default 3) paired rounds,
 # each run once per round, interleaved; the load average is printed before each round.  A
-# benchmark, not a test: it fails only when a run fails.
+# benchmark, not a test: it fails only when a run fails.  Last, reorder's orderings on 1 and
+# 2 workers (below).
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2
@@ -65,4 +66,22 @@ for rep in $(seq "$ROUNDS"); do
            "(fixed %.2f s); -np 3 speed-up of the cells %.2f\n", \
            100 * ((m2 - m1) / (s2 - s1) - 1), 100 * ((cm2 - cm1) / (cs2 - cs1) - 1),
            100 * (m2 / s2 - 1), m1 - s1, (s2 - s1) / (p2 - p1) }'
+done
+
+# reorder's orderings dealt to the ranks: three-spheres' 9! = 362880 orderings (the table's
+# largest body; no scene has 10 rows, so 10! = 3.6 million is not measured) on 1 worker
+# (-np 2) and 2 workers (-np 3), the time of the orderings alone as the table reports it;
+# the target is 2 workers within 1.1x of half of 1 worker's time.
+rt() {   # rt NP: seconds of three-spheres' orderings
+  rm -rf "$T/r"
+  mpirun --oversubscribe --bind-to core:overload-allowed -np "$1" "$LB" table reorder --out "$T/r" 2>&1 >/dev/null |
+    sed -n 's/.*reorder three-spheres: .* in \([0-9.]*\) s$/\1/p'
+}
+for rep in $(seq "$ROUNDS"); do
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  r1=$(rt 2); r2=$(rt 3)
+  [ -n "$r1" ] && [ -n "$r2" ] || { echo "reorder: no time reported"; exit 1; }
+  awk -v L="$load" -v a="$r1" -v b="$r2" 'BEGIN {
+    printf "reorder (load %s): 362880 orderings on 1 worker %.2f s, on 2 workers %.2f s: " \
+           "%.2fx half the 1-worker time\n", L, a, b, b / (a / 2) }'
 done
