@@ -140,6 +140,8 @@ void bench_history_free(bench_history *h);
 /* iteration,residual,residual_inf,time_s (a plain CSV; empty = no value) */
 int bench_history_write(const bench_history *h, const char *path, int force, char *msg,
                         size_t msglen);
+/* the same text into f; 0, or -1 on a write error */
+int bench_history_print(FILE *f, const bench_history *h);
 /* The one name of a history file: INSTANCE__LABEL.csv, both made file-name safe. */
 void bench_history_name(const char *instance, const char *label, char *out, size_t len);
 /* file-name-safe copy of s: [A-Za-z0-9._-] kept, everything else '_' */

@@ -84,6 +84,9 @@ typedef struct bench_sink {    /* where the rows go */
     void (*row)(void *ctx, const bench_row *w);               /* the row writer */
     int (*after)(void *ctx, const bench_row *w, lcp_problem *P); /* NULL, or 1 = failed */
     void *ctx;
+    /* NULL, or where the history goes instead of a file in histdir (its file name given);
+     * 0, or 1 when it could not be kept */
+    int (*history)(void *ctx, const char *name, const bench_history *h);
     int force, quiet;          /* replace history files; no error lines for failed runs */
     int shard_k, shard_n;      /* 0, 0: every cell; else the cells c (0-based, in the loop's
                                   order) with c % shard_n == shard_k - 1 */
@@ -129,13 +132,57 @@ int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir,
  * "hosts", the host of each rank (hosts: nranks strings, hostlen bytes apart). */
 int bench_provenance_ranks(const char *cmd, const char *path, int argc, char **argv,
                            int nranks, const char *hosts, size_t hostlen);
+/* ---- the ranks of mpirun (mpi.c; README, "Grids on a cluster") ---------------------------
+ * NULL stands for "no MPI": a serial run (built without MPI, not under mpirun, or 1 rank). */
+typedef struct bench_mpi bench_mpi;
+/* MPI started when under mpirun on 2 ranks or more (host names gathered on rank 0); NULL
+ * otherwise, MPI untouched. */
+bench_mpi *bench_mpi_start(void);
+int bench_mpi_rank(const bench_mpi *m);     /* 0 for NULL */
+int bench_mpi_ranks(const bench_mpi *m);    /* 1 for NULL */
+/* rank 0: bench_provenance_ranks of this world into path */
+int bench_mpi_provenance(const bench_mpi *m, const char *cmd, const char *path, int argc,
+                         char **argv);
+/* every rank: rank 0's ok (a broadcast) */
+int bench_mpi_agree(const bench_mpi *m, int ok);
+void bench_mpi_abort(const bench_mpi *m);   /* ends every rank of the job */
+/* every rank: MPI_Finalize, m freed */
+void bench_mpi_finish(bench_mpi *m);
+enum { BENCH_JOB_END = 0, BENCH_JOB_GRID = 1, BENCH_JOB_REORDER = 2 };
+/* rank 0: job `kind' with its payload to every worker (waits until each has it) */
+void bench_mpi_job(const bench_mpi *m, int kind, const char *payload, size_t len);
+/* a worker: wait (asleep, not spinning) for rank 0's next job; its payload (malloc'ed,
+ * 0-terminated), kind and length */
+char *bench_mpi_next_job(const bench_mpi *m, int *kind, size_t *len);
+/* A worker's cell: run cell number `cell', its result bytes into *out (malloc'ed, or NULL
+ * with *len 0); 1 when the cell failed. */
+typedef int bench_cell_fn(void *ctx, long cell, char **out, size_t *len);
+/* Rank 0: one cell's result, in cell order; 1 when writing it failed. */
+typedef int bench_put_fn(void *ctx, long cell, int failed, const char *b, size_t len);
+/* Rank 0 deals cells 0..total-1 to the workers as they ask (progress on stderr under label,
+ * none when NULL) and hands each result to put in cell order; every worker runs
+ * bench_mpi_work meanwhile.  0, or 1 when a cell or put failed. */
+int bench_mpi_deal(const bench_mpi *m, const char *label, long total, bench_put_fn *put,
+                   void *ctx);
+int bench_mpi_work(const bench_mpi *m, bench_cell_fn *run, void *ctx);
+
 /* the runs.csv header line (with its newline) */
 void bench_runs_head(FILE *f);
 
 /* Parse suite text (scene lines capture into DIR/instances), run it into DIR and draw its
- * convergence figures quietly: what the tables share.  0, 1 (a run or file failed) or 2. */
+ * convergence figures quietly: what the tables share.  m: the ranks of mpirun (NULL:
+ * serially), see bench_grid_run_text.  0, 1 (a run or file failed) or 2. */
 int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
-                   int force, int argc, char **argv);
+                   int force, const bench_mpi *m, int argc, char **argv);
+/* bench_grid_run of S, parsed from text (name: where it came from; relative paths from the
+ * working folder); on the ranks of mpirun when m is not NULL: rank 0 deals the cells to the
+ * workers, which parse the same text (their scene captures in a scratch folder; `instance'
+ * folders at the same paths) in bench_grid_serve, and writes the same folder. */
+int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
+                        const char *name, const char *dir, int force, int quiet,
+                        const bench_mpi *m, int argc, char **argv);
+/* a worker's side of bench_grid_run_text: the job's payload; 0, or 1 when a cell failed */
+int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len);
 
 /* Capture the problem of step `step' of scene `scene' with "key=value" parameters into the
  * instance folder dir.  0 or -1 with msg. */

@@ -86,19 +86,25 @@ static void csv_num(FILE *f, double v)
     else fputc(',', f);
 }
 
+int bench_history_print(FILE *f, const bench_history *h)
+{
+    fprintf(f, "iteration,residual,residual_inf,time_s\n");
+    for (int k = 0; k < h->n; k++) {
+        fprintf(f, "%d", h->iter[k]);
+        csv_num(f, h->r2[k]);
+        csv_num(f, h->rinf[k]);
+        csv_num(f, h->t[k]);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
 int bench_history_write(const bench_history *h, const char *path, int force, char *msg,
                         size_t msglen)
 {
     bench_out o;
     if (bench_out_open(&o, path, force, msg, msglen) != 0) return -1;
-    fprintf(o.f, "iteration,residual,residual_inf,time_s\n");
-    for (int k = 0; k < h->n; k++) {
-        fprintf(o.f, "%d", h->iter[k]);
-        csv_num(o.f, h->r2[k]);
-        csv_num(o.f, h->rinf[k]);
-        csv_num(o.f, h->t[k]);
-        fputc('\n', o.f);
-    }
+    bench_history_print(o.f, h);
     return bench_out_commit(&o, 1, msg, msglen);
 }
 

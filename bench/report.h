@@ -183,6 +183,8 @@ typedef struct bench_table_ctx {
     int ninst;                     /* --instances DIR...: more instance folders (tables that */
     char **inst;                   /* take them: bench_table.instances) */
     int no_canonical;              /* --no-canonical: only those folders */
+    const bench_mpi *mpi;          /* the ranks of mpirun, NULL serially: rank 0 runs the
+                                      table and deals its grids to the other ranks */
 } bench_table_ctx;
 
 typedef int bench_table_fn(const bench_table_ctx *t);
@@ -200,6 +202,10 @@ bench_table_fn bench_table_amgs1, bench_table_amgs2, bench_table_amgs_figures,
     bench_table_reorder, bench_table_spook_pgs, bench_table_ode, bench_table_transversal,
     bench_table_amgs_regime, bench_table_reorder_sim,
     bench_table_peers;
+
+/* a worker rank's side of reorder's orderings under mpirun: the job's payload (the instance
+ * folder); 0, or 1 on failure */
+int bench_reorder_serve(const bench_mpi *m, const char *payload, size_t len);
 
 /* The Markdown result of a table: "# TITLE", provenance, and the variant line.  The FILE
  * or NULL (error line printed). */

@@ -23,6 +23,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,14 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
         if ((sp->solver->needs & LCP_DIRECT) && (r.status == LCP_OK || r.status == LCP_NONUNIQUE))
             w.iter_to_tol = r.iterations;
     }
-    if (w.usable && out->histdir && h.n > 0) {
+    if (w.usable && out->history && h.n > 0) {
+        bench_history_name(I->name, set->label, hname, sizeof hname);
+        if (out->history(out->ctx, hname, &h) == 0) w.history = hname;
+        else {
+            bench_error(cmd, "%s: cannot keep its history", hname);
+            failed = 1;
+        }
+    } else if (w.usable && out->histdir && h.n > 0) {
         bench_history_name(I->name, set->label, hname, sizeof hname);
         snprintf(path, sizeof path, "%s/%s", out->histdir, hname);
         if (bench_history_write(&h, path, out->force, msg, sizeof msg) == 0) w.history = hname;
@@ -124,24 +132,6 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
     if (out->after && out->after(out->ctx, &w, P)) failed = 1;
     bench_history_free(&h);
     return failed;
-}
-
-unsigned bench_load_skip(const bench_suite *S, const bench_inst *I)
-{
-    const bench_setting *form = bench_setting_find("form");
-    int mf = 1, as = 1, any = 0;
-    if (I->ref) return 0;
-    for (int k = 0; k < S->nspec; k++) {
-        const bench_spec *sp = &S->spec[k];
-        if (sp->block != I->block) continue;
-        any = 1;
-        int uses = !sp->ext_cmd && bench_setting_uses(form, sp->solver);
-        lcp_form f = sp->set.opt.form;
-        mf &= uses && (sp->solver->needs & LCP_FACTORED) && f != LCP_FORM_ASSEMBLED &&
-              sp->set.opt.order != LCP_ORDER_ERROR;    /* sorts by A's residuals */
-        as &= uses && f == LCP_FORM_ASSEMBLED;
-    }
-    return !any ? 0u : mf ? LCP_READ_SKIP_A : as ? LCP_READ_SKIP_FACTORS : 0u;
 }
 
 int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out)
@@ -166,7 +156,6 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
         lcp_read_options ro;
         lcp_read_options_default(&ro);
         ro.factor_tol = I->factor_tol;
-        if (out->lean) ro.skip = bench_load_skip(S, I);
         if (lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg) != LCP_OK) {
             bench_error(cmd, "%s", msg);
             failed = 1;
@@ -298,332 +287,220 @@ int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir,
     return failed;
 }
 
-int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
-                   int force, int argc, char **argv)
-{
-    char capdir[BENCH_PATH + 32];
-    snprintf(capdir, sizeof capdir, "%s/instances", dir);
-    bench_suite S;
-    int rc = bench_suite_parse(cmd, text, name, ".", capdir, force, &S);
-    if (rc) return rc;
-    rc = bench_grid_run(cmd, &S, dir, force, 0, argc, argv);
-    bench_suite_free(&S);
-    if (bench_plot_dir(cmd, dir, 1) != 0) rc = 1;
-    return rc;
-}
-
 /* ---- MPI: rank 0 deals the cells, the other ranks run them -------------------------------
- * Under `mpirun -np N' (N >= 2; built with MPI) rank 0 hands out cells (instance x solver
- * line, numbered as --shard numbers them) one at a time to the N-1 worker ranks as they ask,
- * and writes what comes back in cell order: the worker runs one_run with its row rendered
- * into memory and its history file written into a scratch folder of its own, then sends the
- * row text, the history's name and its bytes.  So every file but the time columns and
- * provenance is the serial run's, whatever N.  Cost per cell: two messages and the copy of
- * its history; each worker holds one cell ahead; rank 0 polls every millisecond and runs
- * no cell. */
-#ifdef LCPBENCH_HAVE_MPI
-#include <mpi.h>
-#include <stdint.h>
-#include <time.h>
-#include <unistd.h>
+ * Under `mpirun -np N' (N >= 2; built with MPI) rank 0 deals the cells (instance x solver
+ * line, numbered as --shard numbers them) to the N-1 worker ranks (mpi.c) and writes what
+ * comes back in cell order: a worker runs one_run with its row and its history rendered into
+ * memory and sends both with the history's name.  So every file but the time columns and
+ * provenance is the serial run's, whatever N.  A worker keeps the instance of its last cell
+ * read (cells of one instance are numbered in a row, so consecutive cells mostly share it). */
 
-enum { TAG_RESULT = 1, TAG_CELL = 2, HOSTLEN = MPI_MAX_PROCESSOR_NAME + 1 };
+typedef struct grid_worker {
+    const bench_suite *S;
+    int *ci, *cs;             /* instance and spec of every cell, in the loop's order */
+    long total;
+    int cur, readable;        /* the instance read into P (-1 none); whether it was */
+    lcp_problem P;
+    double *z;
+    FILE *row, *hist;         /* this cell's row and history, into memory */
+    char name[2 * BENCH_LABEL + 16];
+} grid_worker;
 
-typedef struct mpi_world {
-    int rank, n;
-    char *hosts;              /* rank 0: n host names, HOSTLEN bytes apart */
-} mpi_world;
+typedef struct grid_head {    /* a cell's result: the lengths, then row, name and history */
+    int64_t rowlen, namelen, histlen;
+} grid_head;
 
-typedef struct cell_head {    /* what a worker sends before the row, name and history bytes */
-    int64_t cell, failed, rowlen, namelen, histlen;
-} cell_head;
-
-/* Initialise MPI when started by mpirun on 2 ranks or more (the host names are gathered on
- * rank 0); 0 otherwise (MPI untouched: the serial run). */
-static int mpi_start(mpi_world *mw)
+static void mem_row(void *ctx, const bench_row *w)
 {
-    const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
-    memset(mw, 0, sizeof *mw);
-    if (!sz) sz = getenv("PMI_SIZE");
-    if (!sz || atoi(sz) < 2) return 0;
-    MPI_Init(NULL, NULL);
-    MPI_Comm_rank(MPI_COMM_WORLD, &mw->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &mw->n);
-    char me[HOSTLEN];
-    int len = 0;
-    memset(me, 0, sizeof me);
-    MPI_Get_processor_name(me, &len);
-    if (mw->rank == 0 && !(mw->hosts = lcp_calloc((size_t)mw->n, HOSTLEN))) {
-        bench_error(CMD, "out of memory");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    MPI_Gather(me, HOSTLEN, MPI_CHAR, mw->hosts, HOSTLEN, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return mw->n;
+    runs_row(((grid_worker *)ctx)->row, w);
 }
 
-/* the instance and spec of every cell, in the loop's order; 0 or 1 (out of memory) */
-static int cell_map(const bench_suite *S, int **ci, int **cs, long *n)
+static int mem_history(void *ctx, const char *name, const bench_history *h)
 {
-    *n = bench_suite_runs(S);
-    *ci = lcp_malloc((size_t)(*n > 0 ? *n : 1), sizeof **ci);
-    *cs = lcp_malloc((size_t)(*n > 0 ? *n : 1), sizeof **cs);
-    if (!*ci || !*cs) return 1;
+    grid_worker *g = ctx;
+    snprintf(g->name, sizeof g->name, "%s", name);
+    return bench_history_print(g->hist, h) != 0;
+}
+
+static int grid_worker_init(grid_worker *g, const bench_suite *S)
+{
+    memset(g, 0, sizeof *g);
+    g->S = S;
+    g->cur = -1;
+    lcp_problem_init(&g->P);
+    g->total = bench_suite_runs(S);
+    g->ci = lcp_malloc((size_t)(g->total > 0 ? g->total : 1), sizeof *g->ci);
+    g->cs = lcp_malloc((size_t)(g->total > 0 ? g->total : 1), sizeof *g->cs);
+    if (!g->ci || !g->cs) return 1;
     long c = 0;
     for (int i = 0; i < S->ninst; i++)
         for (int k = 0; k < S->nspec; k++)
             if (S->spec[k].block == S->inst[i].block) {
-                (*ci)[c] = i;
-                (*cs)[c++] = k;
+                g->ci[c] = i;
+                g->cs[c++] = k;
             }
     return 0;
 }
 
-typedef struct mem_row {      /* a worker's row writer: the row into memory */
-    FILE *f;
-    char history[2 * BENCH_LABEL + 16];
-} mem_row;
-
-static void mem_row_write(void *ctx, const bench_row *w)
+static void grid_worker_free(grid_worker *g)
 {
-    mem_row *m = ctx;
-    runs_row(m->f, w);
-    snprintf(m->history, sizeof m->history, "%s", w->history);
+    lcp_free(g->z);
+    lcp_problem_free(&g->P);
+    lcp_free(g->ci);
+    lcp_free(g->cs);
 }
 
-/* the whole file path into *buf (malloc'ed), its length into *len; 0 or 1 */
-static int slurp(const char *path, char **buf, size_t *len)
+/* bench_cell_fn: one cell of the grid, as bench_grid_loop runs it */
+static int grid_cell(void *ctx, long cell, char **out, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 1;
-    char *b = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&b, &n);
-    char chunk[65536];
-    size_t got;
-    while (m && (got = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, got, m);
-    int bad = ferror(f) || !m;
-    fclose(f);
-    if (m) fclose(m);
-    if (bad) {
-        free(b); /* open_memstream's buffer */
-        return 1;
+    grid_worker *g = ctx;
+    char msg[8400];
+    *out = NULL;
+    *len = 0;
+    if (cell < 0 || cell >= g->total) return 1;
+    const bench_inst *I = &g->S->inst[g->ci[cell]];
+    if (g->ci[cell] != g->cur) {              /* the grid loop's reading, for this instance */
+        lcp_free(g->z);
+        g->z = NULL;
+        lcp_problem_free(&g->P);
+        lcp_problem_init(&g->P);
+        g->cur = g->ci[cell];
+        lcp_read_options ro;
+        lcp_read_options_default(&ro);
+        ro.factor_tol = I->factor_tol;
+        g->readable = lcp_read_instance_opt(I->path, &ro, &g->P, msg, sizeof msg) == LCP_OK;
+        if (!g->readable) bench_error(CMD, "%s", msg);
+        else {
+            give_ref(CMD, I, &g->P);
+            g->z = lcp_malloc((size_t)(g->P.m > 0 ? g->P.m : 1), sizeof(double));
+            if (!g->z) bench_error(CMD, "%s: out of memory", I->name);
+        }
     }
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
-/* message of one cell (or of none: cell -1, the first request) */
-static char *pack(long cell, int failed, const char *row, size_t rowlen, const char *name,
-                  const char *hist, size_t histlen, int *len)
-{
-    cell_head h = {cell, failed, (int64_t)rowlen, (int64_t)strlen(name), (int64_t)histlen};
-    size_t n = sizeof h + rowlen + (size_t)h.namelen + histlen;
+    if (!g->readable || !g->z) return 1;      /* serially: no row, the run failed */
+    char *row = NULL, *hb = NULL;
+    size_t rl = 0, hl = 0;
+    g->row = open_memstream(&row, &rl);
+    g->hist = open_memstream(&hb, &hl);
+    g->name[0] = 0;
+    int bad = 1;
+    if (g->row && g->hist) {
+        bench_sink sink = {.row = mem_row, .history = mem_history, .ctx = g, .force = 1};
+        bad = one_run(CMD, I, &g->S->spec[g->cs[cell]], &g->P, g->z, &sink);
+    }
+    if (g->row) fclose(g->row);
+    if (g->hist) fclose(g->hist);
+    grid_head h = {(int64_t)rl, (int64_t)strlen(g->name), g->name[0] ? (int64_t)hl : 0};
+    size_t n = sizeof h + (size_t)(h.rowlen + h.namelen + h.histlen);
     char *b = lcp_malloc(n, 1);
-    if (!b || n > INT32_MAX) {
-        bench_error(CMD, "cell %ld: out of memory or too large a message", cell);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    memcpy(b, &h, sizeof h);
-    memcpy(b + sizeof h, row, rowlen);
-    memcpy(b + sizeof h + rowlen, name, (size_t)h.namelen);
-    memcpy(b + sizeof h + rowlen + h.namelen, hist, histlen);
-    *len = (int)n;
-    return b;
-}
-
-/* A worker: ask for cells and run each with one_run until rank 0 answers -1.  Rank 0
- * answers the first request with two cells and each result with one more, so a worker always
- * holds the next cell while it runs one and never waits for rank 0.  The instance of the last
- * cell stays read (cells of one instance are dealt in a row). */
-static int mpi_worker(const bench_suite *S, const char *work)
-{
-    char hist[BENCH_PATH + 64], path[2 * BENCH_PATH], msg[8400];
-    int *ci = NULL, *cs = NULL, len, failed = 0, cur = -1, readable = 0;
-    long total = 0, cell = -1;
-    snprintf(hist, sizeof hist, "%s/history", work);
-    snprintf(msg, sizeof msg, "out of memory");
-    if (bench_mkdir_p(hist, msg, sizeof msg) != 0 || cell_map(S, &ci, &cs, &total)) {
-        bench_error(CMD, "rank of %s: %s", work, msg);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    lcp_problem P;
-    lcp_problem_init(&P);
-    double *z = NULL;
-    long next = -1;
-    MPI_Request rq;
-    char *b = pack(-1, 0, "", 0, "", "", 0, &len);
-    MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-    lcp_free(b);
-    MPI_Recv(&cell, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
-    while (cell >= 0 && cell < total) {
-        const bench_inst *I = &S->inst[ci[cell]];
-        if (ci[cell] != cur) {        /* the grid loop's reading, for this instance */
-            lcp_free(z);
-            z = NULL;
-            lcp_problem_free(&P);
-            lcp_problem_init(&P);
-            cur = ci[cell];
-            lcp_read_options ro;
-            lcp_read_options_default(&ro);
-            ro.factor_tol = I->factor_tol;
-            readable = lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg) == LCP_OK;
-            if (!readable) bench_error(CMD, "%s", msg);
-            else {
-                give_ref(CMD, I, &P);
-                z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof(double));
-                if (!z) bench_error(CMD, "%s: out of memory", I->name);
-            }
-        }
-        char *row = NULL, *hb = NULL;
-        size_t rowlen = 0, hl = 0;
-        mem_row m = {.f = NULL, .history = ""};
-        int bad = 1;
-        if (readable && z && (m.f = open_memstream(&row, &rowlen))) {
-            bench_sink sink = {.histdir = hist, .row = mem_row_write, .ctx = &m, .force = 1};
-            bad = one_run(CMD, I, &S->spec[cs[cell]], &P, z, &sink);
-            fclose(m.f);
-            snprintf(path, sizeof path, "%s/%s", hist, m.history);
-            if (m.history[0] && slurp(path, &hb, &hl)) {
-                bench_error(CMD, "%s: cannot read back", path);
-                bad = 1;
-                m.history[0] = 0;
-            }
-            if (m.history[0]) unlink(path);
-        }
-        failed |= bad;
-        b = pack(cell, bad, row ? row : "", rowlen, m.history, hb ? hb : "", hl, &len);
-        free(row); /* open_memstream's buffers */
-        free(hb);
-        MPI_Send(b, len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+    if (b && row && hb) {
+        memcpy(b, &h, sizeof h);
+        memcpy(b + sizeof h, row, (size_t)h.rowlen);
+        memcpy(b + sizeof h + h.rowlen, g->name, (size_t)h.namelen);
+        memcpy(b + sizeof h + h.rowlen + h.namelen, hb, (size_t)h.histlen);
+        *out = b;
+        *len = n;
+    } else {
+        bench_error(CMD, "%s: out of memory", I->name);
         lcp_free(b);
-        MPI_Wait(&rq, MPI_STATUS_IGNORE);     /* the cell dealt ahead */
-        cell = next;
-        MPI_Irecv(&next, 1, MPI_LONG, 0, TAG_CELL, MPI_COMM_WORLD, &rq);
+        bad = 1;
     }
-    MPI_Wait(&rq, MPI_STATUS_IGNORE);         /* the answer to the last result: -1 */
-    lcp_free(z);
-    lcp_problem_free(&P);
-    lcp_free(ci);
-    lcp_free(cs);
-    return failed;
+    free(row); /* open_memstream's buffers: the C library's malloc */
+    free(hb);
+    return bad;
 }
 
-/* one cell's message into runs and histdir; 1 when the cell failed or a file did */
-static int put_cell(const char *b, FILE *runs, const char *histdir)
+typedef struct grid_sink {   /* rank 0: where the results go */
+    FILE *runs;
+    const char *histdir;
+} grid_sink;
+
+/* bench_put_fn: one cell's row into runs.csv, its history into histdir */
+static int grid_put(void *ctx, long cell, int failed, const char *b, size_t len)
 {
-    cell_head h;
+    grid_sink *o = ctx;
+    grid_head h;
     char name[2 * BENCH_LABEL + 16], path[BENCH_PATH + 300], msg[8400];
+    (void)cell;
+    (void)failed;
+    if (len < sizeof h) return 0;             /* no row: the worker said why */
     memcpy(&h, b, sizeof h);
+    if (h.rowlen < 0 || h.namelen < 0 || h.histlen < 0 ||
+        sizeof h + (size_t)(h.rowlen + h.namelen + h.histlen) != len)
+        return 1;
     const char *row = b + sizeof h, *nm = row + h.rowlen, *hist = nm + h.namelen;
-    int failed = (int)h.failed;
-    fwrite(row, 1, (size_t)h.rowlen, runs);
-    fflush(runs);
-    if (h.namelen <= 0 || h.namelen >= (int64_t)sizeof name) return failed;
+    fwrite(row, 1, (size_t)h.rowlen, o->runs);
+    fflush(o->runs);
+    if (h.namelen <= 0 || h.namelen >= (int64_t)sizeof name) return 0;
     memcpy(name, nm, (size_t)h.namelen);
     name[h.namelen] = 0;
-    snprintf(path, sizeof path, "%s/%s", histdir, name);
-    bench_out o;
-    if (bench_out_open(&o, path, 1, msg, sizeof msg) != 0
-        || (fwrite(hist, 1, (size_t)h.histlen, o.f), bench_out_commit(&o, 1, msg, sizeof msg))) {
+    snprintf(path, sizeof path, "%s/%s", o->histdir, name);
+    bench_out f;
+    if (bench_out_open(&f, path, 1, msg, sizeof msg) != 0
+        || (fwrite(hist, 1, (size_t)h.histlen, f.f), bench_out_commit(&f, 1, msg, sizeof msg))) {
         bench_error(CMD, "%s", msg);
-        failed = 1;
+        return 1;
     }
-    return failed;
+    return 0;
 }
 
-/* Rank 0: deal the cells of S (none when S is NULL: the workers are sent home) and write
- * what comes back in cell order into runs and histdir.  A worker is done when it has been
- * answered -1 twice (the cell it held ahead, and its last result).  0, or 1 when a cell
- * failed. */
-static int mpi_deal(const mpi_world *mw, const bench_suite *S, FILE *runs, const char *histdir)
+/* a worker: run the cells rank 0 deals of S */
+static int grid_work(const bench_mpi *m, const bench_suite *S)
 {
-    long total = S ? bench_suite_runs(S) : 0, next = 0, written = 0;
-    int active = mw->n - 1, failed = 0;
-    char **got = lcp_calloc((size_t)total + 1, sizeof *got);
-    int *ends = lcp_calloc((size_t)mw->n, sizeof *ends);
-    if (!got || !ends) {
-        bench_error(CMD, "out of memory");
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    grid_worker g;
+    if (grid_worker_init(&g, S)) {
+        bench_error(CMD, "rank %d: out of memory", bench_mpi_rank(m));
+        bench_mpi_abort(m);
     }
-    bench_progress prog;
-    bench_progress_start(&prog, CMD, total);
-    while (active > 0) {
-        MPI_Status s;
-        int flag = 0, len = 0;
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &s);
-        if (!flag) {
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-            continue;
-        }
-        MPI_Get_count(&s, MPI_BYTE, &len);
-        char *b = lcp_malloc(len > 0 ? (size_t)len : 1, 1);
-        if (!b) {
-            bench_error(CMD, "out of memory");
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-        MPI_Recv(b, len, MPI_BYTE, s.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        cell_head h = {.cell = -1};
-        if (len >= (int)sizeof h) memcpy(&h, b, sizeof h);
-        if (h.cell >= written && h.cell < total && !got[h.cell]) {
-            got[h.cell] = b;
-            b = NULL;
-        }
-        lcp_free(b);
-        for (int k = h.cell < 0 ? 2 : 1; k > 0; k--) {
-            long give = next < total ? next++ : -1;
-            if (give < 0 && ++ends[s.MPI_SOURCE] == 2) active--;
-            MPI_Send(&give, 1, MPI_LONG, s.MPI_SOURCE, TAG_CELL, MPI_COMM_WORLD);
-        }
-        for (; written < total && got[written]; written++) {
-            failed |= put_cell(got[written], runs, histdir);
-            lcp_free(got[written]);
-            got[written] = NULL;
-            bench_progress_step(&prog, 1);
-        }
-    }
-    bench_progress_end(&prog);
-    lcp_free(got);
-    lcp_free(ends);
-    return failed || written < total;
+    int rc = bench_mpi_work(m, grid_cell, &g);
+    grid_worker_free(&g);
+    return rc;
 }
 
-/* bench_grid_run_shard's folder, the cells dealt to the ranks */
-static int mpi_grid_run(const mpi_world *mw, const bench_suite *S, const char *dir, int argc,
-                        char **argv)
+/* rank 0: bench_grid_run_shard's folder, the cells dealt to the workers (which run
+ * grid_work on the same suite meanwhile; S NULL: they are sent home, 1) */
+static int grid_deal(const char *cmd, const bench_mpi *m, const bench_suite *S,
+                     const char *dir, int quiet, int argc, char **argv)
 {
     char hist[2 * BENCH_PATH], path[2 * BENCH_PATH], msg[8400];
     snprintf(hist, sizeof hist, "%s/history", dir);
     snprintf(path, sizeof path, "%s/provenance.json", dir);
     bench_out out;
-    int bad = bench_mkdir_p(hist, msg, sizeof msg) != 0;
-    if (bad) bench_error(CMD, "%s", msg);
-    bad = bad || bench_provenance_ranks(CMD, path, argc, argv, mw->n, mw->hosts, HOSTLEN);
+    int bad = !S || bench_mkdir_p(hist, msg, sizeof msg) != 0;
+    if (bad && S) bench_error(cmd, "%s", msg);
+    bad = bad || bench_mpi_provenance(m, cmd, path, argc, argv);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
-    bad = bad || !bench_open(CMD, &out, path, 1);
+    bad = bad || !bench_open(cmd, &out, path, 1);
+    grid_sink o = {bad ? NULL : out.f, hist};
     if (bad) {
-        mpi_deal(mw, NULL, NULL, NULL);
+        bench_mpi_deal(m, NULL, 0, grid_put, &o);
         return 1;
     }
     bench_runs_head(out.f);
-    int failed = mpi_deal(mw, S, out.f, hist);
-    if (bench_close(CMD, &out)) return 1;
+    int failed = bench_mpi_deal(m, quiet ? NULL : cmd, bench_suite_runs(S), grid_put, &o);
+    if (bench_close(cmd, &out)) return 1;
     return failed;
 }
-#endif
 
-#ifdef LCPBENCH_HAVE_MPI
+/* A worker's scratch folder, $TMPDIR/lcpbench-rankR (staged, removed at the end): its
+ * captures.  Ends the job when it cannot be made. */
+static void scratch_open(const bench_mpi *m, bench_stage *stage)
+{
+    char base[BENCH_PATH];
+    const char *td = getenv("TMPDIR");
+    snprintf(base, sizeof base, "%s/lcpbench-rank%d", td && *td ? td : "/tmp", bench_mpi_rank(m));
+    if (bench_stage_open(CMD, stage, base, 1)) bench_mpi_abort(m);
+}
+
 /* `lcpbench run' on the ranks of mpirun: rank 0 stages DIR and deals, the workers load the
  * suite too (scenes captured into a scratch folder of their own) and run cells */
-static int mpi_cmd_run(const mpi_world *mw, const char *suite, const char *out, int force,
+static int mpi_cmd_run(const bench_mpi *m, const char *suite, const char *out, int force,
                        int plots, int shard_n, int argc, char **argv)
 {
     bench_stage stage;
     bench_suite S;
-    char capdir[BENCH_PATH + 64], base[BENCH_PATH];
+    char capdir[BENCH_PATH + 64];
     int ok = 0, rc = 1;
-    if (mw->rank == 0) {
+    if (bench_mpi_rank(m) == 0) {
         if (shard_n > 0) {
             bench_error(CMD, "--shard is for runs without mpirun (mpirun deals the cells)");
             rc = 2;
@@ -634,30 +511,80 @@ static int mpi_cmd_run(const mpi_world *mw, const char *suite, const char *out, 
             if (!ok) bench_stage_commit(CMD, &stage, 0);
         }
     }
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!ok) return mw->rank == 0 ? rc : 1;
-    if (mw->rank > 0) {
-        const char *td = getenv("TMPDIR");
-        snprintf(base, sizeof base, "%s/lcpbench-rank%d", td && *td ? td : "/tmp", mw->rank);
-        if (bench_stage_open(CMD, &stage, base, 1)) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (!bench_mpi_agree(m, ok)) return bench_mpi_rank(m) == 0 ? rc : 1;
+    if (bench_mpi_rank(m) > 0) {
+        scratch_open(m, &stage);
         snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
         if (bench_suite_load(CMD, suite, capdir, 1, &S)) {
-            bench_error(CMD, "rank %d cannot load the suite: the job ends", mw->rank);
+            bench_error(CMD, "rank %d cannot load the suite: the job ends", bench_mpi_rank(m));
             bench_stage_commit(CMD, &stage, 0);
-            MPI_Abort(MPI_COMM_WORLD, 1);
+            bench_mpi_abort(m);
         }
-        rc = mpi_worker(&S, stage.work);
+        rc = grid_work(m, &S);
         bench_suite_free(&S);
         bench_stage_commit(CMD, &stage, 0);
         return rc;
     }
-    rc = mpi_grid_run(mw, &S, stage.work, argc, argv);
+    rc = grid_deal(CMD, m, &S, stage.work, 0, argc, argv);
     bench_suite_free(&S);
     if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;
 }
-#endif
+
+int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
+                        const char *name, const char *dir, int force, int quiet,
+                        const bench_mpi *m, int argc, char **argv)
+{
+    if (!m) return bench_grid_run(cmd, S, dir, force, quiet, argc, argv);
+    size_t ln = strlen(name), lt = strlen(text);
+    char *job = lcp_malloc(ln + lt + 2, 1);
+    if (!job) {
+        bench_error(cmd, "out of memory");
+        return 1;
+    }
+    memcpy(job, name, ln + 1);                /* name, 0, text, 0 */
+    memcpy(job + ln + 1, text, lt + 1);
+    bench_mpi_job(m, BENCH_JOB_GRID, job, ln + lt + 2);
+    lcp_free(job);
+    return grid_deal(cmd, m, S, dir, quiet, argc, argv);
+}
+
+int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len)
+{
+    const char *name = payload, *text = memchr(payload, 0, len);
+    if (!text) bench_mpi_abort(m);
+    text++;
+    bench_stage stage;
+    bench_suite S;
+    char capdir[BENCH_PATH + 64];
+    scratch_open(m, &stage);
+    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
+    if (bench_suite_parse(CMD, text, name, ".", capdir, 1, &S)) {
+        bench_error(CMD, "rank %d cannot load the grid %s: the job ends", bench_mpi_rank(m),
+                    name);
+        bench_stage_commit(CMD, &stage, 0);
+        bench_mpi_abort(m);
+    }
+    int rc = grid_work(m, &S);
+    bench_suite_free(&S);
+    bench_stage_commit(CMD, &stage, 0);
+    return rc;
+}
+
+int bench_run_text(const char *cmd, const char *text, const char *name, const char *dir,
+                   int force, const bench_mpi *m, int argc, char **argv)
+{
+    char capdir[BENCH_PATH + 32];
+    snprintf(capdir, sizeof capdir, "%s/instances", dir);
+    bench_suite S;
+    int rc = bench_suite_parse(cmd, text, name, ".", capdir, force, &S);
+    if (rc) return rc;
+    rc = bench_grid_run_text(cmd, &S, text, name, dir, force, 0, m, argc, argv);
+    bench_suite_free(&S);
+    if (bench_plot_dir(cmd, dir, 1) != 0) rc = 1;
+    return rc;
+}
 
 static void help(void)
 {
@@ -736,15 +663,12 @@ int bench_cmd_run(int argc, char **argv)
         }
         fclose(t);
     }
-#ifdef LCPBENCH_HAVE_MPI
-    mpi_world mw;
-    if (mpi_start(&mw) > 1) {
-        int rc = mpi_cmd_run(&mw, suite, out, force, plots, shard_n, argc, argv);
-        lcp_free(mw.hosts);
-        MPI_Finalize();
+    bench_mpi *m = bench_mpi_start();
+    if (m) {
+        int rc = mpi_cmd_run(m, suite, out, force, plots, shard_n, argc, argv);
+        bench_mpi_finish(m);
         return rc;
     }
-#endif
     bench_stage stage;
     if (bench_stage_open(CMD, &stage, out, force)) return 1;
     char capdir[BENCH_PATH + 64];

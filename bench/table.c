@@ -114,7 +114,7 @@ int bench_table_runs(const bench_table_ctx *t, const char *text, const char *nam
         snprintf(limited, n, "set timeout=%.17g\n%s", t->timeout, text);
         text = limited;
     }
-    int rc = bench_run_text(t->cmd, text, name, t->out, t->force, t->argc, t->argv);
+    int rc = bench_run_text(t->cmd, text, name, t->out, t->force, t->mpi, t->argc, t->argv);
     lcp_free(limited);
     if (rc == 2) return rc;
     if (bench_plot_dir_style(t->cmd, t->out, 1, t->style) != 0) rc = 1;
@@ -249,9 +249,43 @@ static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
     return 0;
 }
 
+/* a worker rank under mpirun: the jobs rank 0 sends (grids, ranges of orderings) until the
+ * last; 0, or 1 when a cell failed */
+static int serve(const bench_mpi *m)
+{
+    int rc = 0, kind;
+    size_t len;
+    char *job;
+    while ((job = bench_mpi_next_job(m, &kind, &len)) != NULL && kind != BENCH_JOB_END) {
+        if (kind == BENCH_JOB_GRID) rc |= bench_grid_serve(m, job, len);
+        else if (kind == BENCH_JOB_REORDER) rc |= bench_reorder_serve(m, job, len);
+        lcp_free(job);
+    }
+    lcp_free(job);
+    return rc;
+}
+
+static int table(int argc, char **argv, const bench_mpi *m);
+
+/* Under mpirun (2 ranks or more) rank 0 runs the table and the others serve its grids. */
 int bench_cmd_table(int argc, char **argv)
 {
-    bench_table_ctx t = {.cmd = CMD, .reps = 5, .beta = 0.5, .argc = argc, .argv = argv};
+    bench_mpi *m = bench_mpi_start();
+    if (!m) return table(argc, argv, NULL);
+    int rc;
+    if (bench_mpi_rank(m) > 0) rc = serve(m);
+    else {
+        rc = table(argc, argv, m);
+        bench_mpi_job(m, BENCH_JOB_END, "", 0);
+    }
+    bench_mpi_finish(m);
+    return rc;
+}
+
+static int table(int argc, char **argv, const bench_mpi *m)
+{
+    bench_table_ctx t = {.cmd = CMD, .reps = 5, .beta = 0.5, .argc = argc, .argv = argv,
+                         .mpi = m};
     const char *name = NULL, *variant = NULL;
     int rc = parse(argc, argv, &t, &name, &variant);
     if (rc) return rc == 3 ? 0 : rc;
@@ -296,7 +330,11 @@ int bench_cmd_table(int argc, char **argv)
     t.out = stage.work;                 /* renamed into place when complete */
     t.force = 1;
     rc = tb->fn(&t);
-    if (rc != 2 && bench_provenance_json(CMD, t.out, argc, argv) != 0) rc = 1;
+    char prov[BENCH_PATH + 32];
+    snprintf(prov, sizeof prov, "%s/provenance.json", t.out);
+    if (rc != 2 && (m ? bench_mpi_provenance(m, CMD, prov, argc, argv)
+                      : bench_provenance_json(CMD, t.out, argc, argv)) != 0)
+        rc = 1;
     if (bench_stage_commit(CMD, &stage, rc != 2)) rc = 1;
     return rc;
 }

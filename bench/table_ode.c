@@ -764,7 +764,8 @@ int bench_table_ode(const bench_table_ctx *t)
         lcp_free(D);
         return 1;
     }
-    int rc = bench_run_text(t->cmd, text, "ode", t->out, t->force, t->argc, t->argv);
+    int rc = bench_run_text(t->cmd, text, "ode", t->out, t->force, t->mpi, t->argc,
+                            t->argv);
     lcp_free(text);
     if (rc == 2) {
         lcp_free(D);

@@ -712,7 +712,8 @@ int bench_table_peers(const bench_table_ctx *t)
     Q.load0 = loadavg();
     double t0 = bench_now();
     /* 1 = a run ended in an error status (a peer's refusal or breakdown): listed below */
-    bench_grid_run(t->cmd, &S, t->out, t->force, 0, t->argc, t->argv);
+    bench_grid_run_text(t->cmd, &S, suite.s, "peers", t->out, t->force, 0, t->mpi, t->argc,
+                        t->argv);
     Q.wall = bench_now() - t0;
     Q.load1 = loadavg();
     if (bench_read_runs(t->cmd, t->out, &T)) {

@@ -7,7 +7,8 @@
  * permutation (order perm), PGS from a cold start, sweeps to ||r||_2 <= 1e-4 (the library's
  * stopping test), capped at 100 (101 in the histogram = not reached).  Ordering k is the k-th
  * permutation in lexicographic order (Lehmer code), so workers split index ranges: one thread
- * per online core (pthreads; the library keeps no global state), progress on stderr.
+ * per online core (pthreads; the library keeps no global state), progress on stderr; under
+ * mpirun, ranges of 10^4 orderings dealt to the ranks (README, "Grids on a cluster").
  * Heuristic orderings on the same axis: natural (the default), reverse, symmetric, error,
  * mass, and random with seeds 1..20 (min / median / max); and block PGS (`pgs-block', each
  * contact's normal and friction rows solved exactly per visit, natural order).
@@ -52,6 +53,7 @@ typedef struct worker {
     long lo, hi;
     unsigned char *its;    /* per ordering: sweeps, CAP + 1 when not reached; 255 error */
     atomic_long *done;
+    long base;             /* its[k - base] is ordering k's */
 } worker;
 
 static int sweeps(const lcp_problem *P, const lcp_solver *s, const lcp_options *o, double *z)
@@ -76,7 +78,7 @@ static void *work(void *arg)
     long pending = 0;
     for (long k = w->lo; z && k < w->hi; k++) {
         perm_of(k, w->P->m, perm);
-        w->its[k] = (unsigned char)sweeps(w->P, w->pgs, &o, z);
+        w->its[k - w->base] = (unsigned char)sweeps(w->P, w->pgs, &o, z);
         if (++pending == 256) {
             atomic_fetch_add(w->done, pending);
             pending = 0;
@@ -125,7 +127,7 @@ static void enumerate(const lcp_problem *P, long n, unsigned char *its, const ch
     bench_progress prog;
     bench_progress_start(&prog, label, n);
     for (int t = 0; t < nt; t++) {
-        w[t] = (worker){P, lcp_solver_find("pgs"), n * t / nt, n * (t + 1) / nt, its, &done};
+        w[t] = (worker){P, lcp_solver_find("pgs"), n * t / nt, n * (t + 1) / nt, its, &done, 0};
         if (pthread_create(&th[t], NULL, work, &w[t]) != 0) break;
         started++;
     }
@@ -141,6 +143,88 @@ static void enumerate(const lcp_problem *P, long n, unsigned char *its, const ch
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     bench_progress_end(&prog);
+}
+
+/* ---- under mpirun: ranges of orderings dealt to the ranks ----------------------------------
+ * Rank 0 sends every worker the captured instance's folder (on a file system they share: the
+ * table's DIR), each reads it (the problem rank 0 read, bit for bit) and runs the ranges of
+ * CHUNK orderings that rank 0 deals (mpi.c); rank 0 puts each range's sweeps in place, so
+ * its[] and every output are the serial run's. */
+enum { CHUNK = 10000 };
+
+typedef struct ranges {
+    worker w;            /* the problem, PGS, and its[] for one range at a time */
+    long n;
+    unsigned char *its;  /* rank 0: every ordering's sweeps */
+} ranges;
+
+/* bench_cell_fn: the sweeps of orderings [CHUNK c, CHUNK (c + 1)) as bytes */
+static int range_cell(void *ctx, long c, char **out, size_t *len)
+{
+    ranges *g = ctx;
+    long lo = c * CHUNK, hi = lo + CHUNK < g->n ? lo + CHUNK : g->n;
+    atomic_long done;
+    atomic_init(&done, 0);
+    *out = NULL;
+    *len = 0;
+    if (lo >= hi || !(g->w.its = lcp_malloc((size_t)(hi - lo), 1))) return 1;
+    g->w.lo = g->w.base = lo;
+    g->w.hi = hi;
+    g->w.done = &done;
+    work(&g->w);
+    *out = (char *)g->w.its;
+    *len = (size_t)(hi - lo);
+    return atomic_load(&done) != hi - lo;
+}
+
+/* bench_put_fn: a range's sweeps into its[] */
+static int range_put(void *ctx, long c, int failed, const char *b, size_t len)
+{
+    ranges *g = ctx;
+    long lo = c * CHUNK;
+    (void)failed;
+    if (lo + (long)len > g->n) return 1;
+    memcpy(g->its + lo, b, len);
+    return 0;
+}
+
+static long factorial(int m)
+{
+    long n = 1;
+    for (int i = 2; i <= m; i++) n *= i;
+    return n;
+}
+
+int bench_reorder_serve(const bench_mpi *m, const char *payload, size_t len)
+{
+    char msg[8400];
+    lcp_problem P;
+    lcp_problem_init(&P);
+    (void)len;
+    if (lcp_read_instance(payload, &P, msg, sizeof msg) != LCP_OK || P.m < 1 || P.m > 10) {
+        bench_error("table", "rank %d: reorder: %s", bench_mpi_rank(m), msg);
+        bench_mpi_abort(m);
+    }
+    ranges g = {.w = {&P, lcp_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = factorial(P.m)};
+    int rc = bench_mpi_work(m, range_cell, &g);
+    lcp_problem_free(&P);
+    return rc;
+}
+
+/* rank 0: the sweeps of every ordering of the instance in dir (read into P) from the ranks */
+static int enumerate_ranks(const bench_mpi *m, const char *dir, const lcp_problem *P, long n,
+                           unsigned char *its, const char *scene)
+{
+    char label[128];
+    snprintf(label, sizeof label, "reorder %s (%ld orderings, %d ranks)", scene, n,
+             bench_mpi_ranks(m) - 1);
+    ranges g = {.w = {P, lcp_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = n, .its = its};
+    double t0 = bench_now();
+    bench_mpi_job(m, BENCH_JOB_REORDER, dir, strlen(dir) + 1);
+    int rc = bench_mpi_deal(m, label, (n + CHUNK - 1) / CHUNK, range_put, &g);
+    fprintf(stderr, "lcpbench table: reorder %s: %ld orderings on %d worker ranks in %.3f s\n",
+            scene, n, bench_mpi_ranks(m) - 1, bench_now() - t0);
+    return rc;
 }
 
 /* histogram, best, worst, median and the shares under 20 / over 25 sweeps */
@@ -375,7 +459,14 @@ static int one_scene(const bench_table_ctx *t, scene_out *so)
         lcp_problem_free(&P);
         return 1;
     }
-    enumerate(&P, so->n, its, so->scene);
+    if (t->mpi) {
+        if (enumerate_ranks(t->mpi, dir, &P, so->n, its, so->scene)) {
+            bench_error(t->cmd, "%s: the ranks did not give every ordering", so->scene);
+            lcp_free(its);
+            lcp_problem_free(&P);
+            return 1;
+        }
+    } else enumerate(&P, so->n, its, so->scene);
     statistics(t->cmd, its, so);
     lcp_free(its);
     heuristics(&P, so);

@@ -7,7 +7,10 @@
 # and their hosts.  A cell that fails (an external solver whose command fails) is recorded with its status
 # under MPI as serially, with the same exit status.  A worker rank killed with SIGKILL in the
 # middle of a cell ends the job with a message, exit status not 0, and DIR is not written
-# (what is left is DIR.tmpPID marked INCOMPLETE, or nothing).  MPI: "true" when lcpbench is
+# (what is left is DIR.tmpPID marked INCOMPLETE, or nothing).  `table ode --quick' (its grid
+# dealt) and `table reorder' (its ranges of orderings dealt) on 2 and 3 ranks write the serial
+# table's files: runs.csv, histories and every CSV of the table equal once the time columns
+# (and claims' verdicts, which may rest on times) are dropped, reorder.md equal.  MPI: "true" when lcpbench is
 # built with MPI; skipped otherwise, and under sanitizers (Open MPI's own leaks and checks).
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -82,4 +85,52 @@ ok "mpi/dead-rank-ends-the-job-with-status-not-0" bash -c "[ -n '$w' ] && [ $krc
 ok "mpi/dead-rank-leaves-no-DIR" bash -c "[ ! -e '$T/D' ] && for d in '$T'/D.tmp*; do [ ! -e \"\$d\" ] || [ -e \"\$d/INCOMPLETE\" ] || exit 1; done"
 ok "mpi/dead-rank-leaves-no-process" bash -c "sleep 0.5; ! ps -eo args | grep -v grep | grep -q -- '$T/long.txt'"
 ok "mpi/dead-rank-says-so" bash -c "grep -qi 'exited\|killed\|signal\|abort' '$T/kerr'"
+
+# `table' under mpirun: rank 0 runs the table and deals its grids (ode --quick: one grid of 55
+# cells through the run loop) and reorder's ranges of orderings to the other ranks
+same_table() {   # same_table A B: the same files; runs.csv, histories and the table's CSVs
+                 # equal once time columns are dropped; reorder's Markdown equal but its header
+  python3 - "$1" "$2" <<'PY'
+import csv, os, sys
+a, b = sys.argv[1], sys.argv[2]
+TIME = {"time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s", "solve_time_s",
+        "exponent", "exponent_stderr", "numbers"}
+def files(d):
+    return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs
+                  if f != "provenance.json")
+def rows(p, drop):
+    r = list(csv.reader(open(p, newline="")))
+    keep = [i for i, h in enumerate(r[0]) if h not in drop]
+    return [[x[i] for i in keep if i < len(x)] for x in r]
+fa, fb = files(a), files(b)
+if fa != fb:
+    sys.exit("# file lists differ")
+n = 0
+for f in fa:
+    pa, pb = os.path.join(a, f), os.path.join(b, f)
+    if f.endswith(".csv") and not f.startswith("plots/"):
+        drop = TIME | ({"verdict"} if f == "claims.csv" else set())
+        if rows(pa, drop) != rows(pb, drop):
+            sys.exit("# differs: " + f)
+        n += 1
+    elif f.endswith(".md") and f.startswith("reorder"):
+        la = [l for l in open(pa) if not l.startswith(("# date", "# command"))]
+        lb = [l for l in open(pb) if not l.startswith(("# date", "# command"))]
+        if la != lb:
+            sys.exit("# differs: " + f)
+sys.exit(0 if n >= 3 else "# too few CSV files compared")
+PY
+}
+"$LB" table ode --quick --out "$T/TO" >/dev/null 2>&1
+"$LB" table reorder --out "$T/TR" >/dev/null 2>&1
+for N in 2 3; do
+  run mpi $N table ode --quick --out "$T/TO$N"
+  ok "mpi/table-ode-$N-ranks-exit-0" rc_is 0
+  ok "mpi/table-ode-$N-ranks-runs-histories-and-csvs-equal-serial-but-times" same_table "$T/TO" "$T/TO$N"
+  ok "mpi/table-ode-$N-ranks-provenance-lists-the-ranks" ranks_are "$T/TO$N" $N
+  run mpi $N table reorder --out "$T/TR$N"
+  ok "mpi/table-reorder-$N-ranks-exit-0" rc_is 0
+  ok "mpi/table-reorder-$N-ranks-equal-the-serial-table" same_table "$T/TR" "$T/TR$N"
+done
+ok "mpi/table-reorder-all-orderings" bash -c "awk -F, 'NR>1 { s += \$2 } END { exit s != 362880 }' '$T/TR3/reorder-three-spheres-hist.csv'"
 tap_done
