@@ -134,6 +134,24 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
     return failed;
 }
 
+unsigned bench_load_skip(const bench_suite *S, const bench_inst *I)
+{
+    const bench_setting *form = bench_setting_find("form");
+    int mf = 1, as = 1, any = 0;
+    if (I->ref) return 0;
+    for (int k = 0; k < S->nspec; k++) {
+        const bench_spec *sp = &S->spec[k];
+        if (sp->block != I->block) continue;
+        any = 1;
+        int uses = !sp->ext_cmd && bench_setting_uses(form, sp->solver);
+        lcp_form f = sp->set.opt.form;
+        mf &= uses && (sp->solver->needs & LCP_FACTORED) && f != LCP_FORM_ASSEMBLED &&
+              sp->set.opt.order != LCP_ORDER_ERROR;    /* sorts by A's residuals */
+        as &= uses && f == LCP_FORM_ASSEMBLED;
+    }
+    return !any ? 0u : mf ? LCP_READ_SKIP_A : as ? LCP_READ_SKIP_FACTORS : 0u;
+}
+
 int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out)
 {
     int failed = 0;
@@ -156,6 +174,7 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
         lcp_read_options ro;
         lcp_read_options_default(&ro);
         ro.factor_tol = I->factor_tol;
+        if (out->lean) ro.skip = bench_load_skip(S, I);
         if (lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg) != LCP_OK) {
             bench_error(cmd, "%s", msg);
             failed = 1;
