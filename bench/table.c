@@ -175,6 +175,9 @@ static void help(void)
            "               (peers: beside problems/instances/*)\n"
            "  --no-canonical  peers: only the --instances folders\n"
            "  --force      replace the results in a non-empty DIR\n"
+           "Under `mpirun -np N' (a build with MPI) rank 0 runs the table and deals its\n"
+           "grids' cells and reorder's orderings to the N-1 other ranks (DIR on a file\n"
+           "system they share; README, \"Grids on a cluster\").\n"
            "\ntables:\n");
     bench_list_tables(stdout);
 }

@@ -9,7 +9,8 @@
 # where S is the serial run's wall time and M the MPI run's, for the 1000-cell grid and for its
 # first cell alone (the fixed costs: process start, MPI_Init, mpirun's launch).  The same from
 # CPU seconds (user + sys of every rank, load-independent): the CPU the ranks spend beyond the
-# serial run's.  Then `mpirun -np 3' (2 workers): the cells' speed-up over the serial run
+# serial run's, split into the worker's (the cells' critical path) and rank 0's (it writes
+# the files).  Then `mpirun -np 3' (2 workers): the cells' speed-up over the serial run
 # (2 at best; on a 2-core machine rank 0 shares a core).  ROUNDS (default 3) paired rounds,
 # each run once per round, interleaved; the load average is printed before each round.  A
 # benchmark, not a test: it fails only when a run fails.  Last, reorder's orderings on 1 and
@@ -37,7 +38,7 @@ tail -1 "$CPU_OUT.t${OMPI_COMM_WORLD_RANK:-0}" |
 EOS
 chmod +x "$T/rank.sh"
 now() { date +%s.%N; }
-one() {   # one NP GRID: "WALL CPU" of one run (NP 0: serial)
+one() {   # one NP GRID: "WALL CPU CPU0" of one run (NP 0: serial): CPU of every rank, of rank 0
   local t0 t1
   rm -rf "$T/o" "$T"/cpu.*
   export CPU_OUT=$T/cpu
@@ -45,26 +46,29 @@ one() {   # one NP GRID: "WALL CPU" of one run (NP 0: serial)
   if [ "$1" = 0 ]; then "$T/rank.sh" "$LB" run "$2" --out "$T/o" --no-plots || exit 1
   else mpirun --oversubscribe --bind-to core:overload-allowed -np "$1" "$T/rank.sh" "$LB" run "$2" --out "$T/o" --no-plots || exit 1; fi
   t1=$(now)
-  cat "$T"/cpu.[0-9]* | awk -v a="$t0" -v b="$t1" '{ c += $1 } END { printf "%.4f %.4f", b - a, c }'
+  awk -v a="$t0" -v b="$t1" '{ c += $1 } FILENAME ~ /cpu[.]0$/ { c0 = $1 }
+    END { printf "%.4f %.4f %.4f", b - a, c, c0 }' "$T"/cpu.[0-9]*
 }
 cells() { grep -c ',w[0-9]*,pgs,' "$T/o/runs.csv"; }
 for rep in $(seq "$ROUNDS"); do
   load=$(cut -d' ' -f1-3 /proc/loadavg)
-  read -r s1 cs1 <<<"$(one 0 "$T/b1.txt")"
-  read -r s2 cs2 <<<"$(one 0 "$T/b1000.txt")"
+  read -r s1 cs1 _ <<<"$(one 0 "$T/b1.txt")"
+  read -r s2 cs2 _ <<<"$(one 0 "$T/b1000.txt")"
   [ "$(cells)" = 1000 ] || { echo "serial: not 1000 rows"; exit 1; }
-  read -r m1 cm1 <<<"$(one 2 "$T/b1.txt")"
-  read -r m2 cm2 <<<"$(one 2 "$T/b1000.txt")"
+  read -r m1 cm1 cr1 <<<"$(one 2 "$T/b1.txt")"
+  read -r m2 cm2 cr2 <<<"$(one 2 "$T/b1000.txt")"
   [ "$(cells)" = 1000 ] || { echo "-np 2: not 1000 rows"; exit 1; }
-  read -r p1 cp1 <<<"$(one 3 "$T/b1.txt")"
-  read -r p2 cp2 <<<"$(one 3 "$T/b1000.txt")"
+  read -r p1 cp1 _ <<<"$(one 3 "$T/b1.txt")"
+  read -r p2 cp2 _ <<<"$(one 3 "$T/b1000.txt")"
   awk -v L="$load" -v s1="$s1" -v s2="$s2" -v m1="$m1" -v m2="$m2" -v p1="$p1" -v p2="$p2" \
-      -v cs1="$cs1" -v cs2="$cs2" -v cm1="$cm1" -v cm2="$cm2" 'BEGIN {
+      -v cs1="$cs1" -v cs2="$cs2" -v cm1="$cm1" -v cm2="$cm2" -v cr1="$cr1" -v cr2="$cr2" 'BEGIN {
     printf "round (load %s): serial 1 cell %.2f s, 1000 cells %.2f s; -np 2: %.2f s, %.2f s; " \
            "-np 3: %.2f s, %.2f s\n", L, s1, s2, m1, m2, p1, p2
-    printf "  -np 2 overhead: per cell %+.2f%% (wall), %+.2f%% (CPU); with start-up %+.2f%% " \
-           "(fixed %.2f s); -np 3 speed-up of the cells %.2f\n", \
+    printf "  -np 2 overhead: per cell %+.2f%% (wall), %+.2f%% (CPU of both ranks; the " \
+           "worker %+.2f%%, rank 0 %.2f%%); with start-up %+.2f%% (fixed %.2f s); " \
+           "-np 3 speed-up of the cells %.2f\n", \
            100 * ((m2 - m1) / (s2 - s1) - 1), 100 * ((cm2 - cm1) / (cs2 - cs1) - 1),
+           100 * ((cm2 - cr2 - cm1 + cr1) / (cs2 - cs1) - 1), 100 * (cr2 - cr1) / (cs2 - cs1),
            100 * (m2 / s2 - 1), m1 - s1, (s2 - s1) / (p2 - p1) }'
 done
 
