@@ -265,7 +265,9 @@ static lcp_status chol_factor(ref_backend *be, const int *F, int nf, double eps,
         st = chol_status(&R->c);               /* NOT_POSDEF (> 0) is checked below */
         be->factorizations++;
         be->flops += fl;
-        if ((double)R->c.lnz > be->lnz) be->lnz = (double)R->c.lnz;
+        double lnz = 0.0;                      /* nnz(L) of this factor: its column counts */
+        for (int k = 0; k < R->ns; k++) lnz += ((const int *)R->L->ColCount)[k];
+        if (lnz > be->lnz) be->lnz = lnz;
     }
     if (st == LCP_OK && !R->SN && (R->L->is_ll || R->L->is_super || R->L->xtype != CHOLMOD_REAL))
         st = LCP_ERR_BREAKDOWN;                /* not the simplicial LDL^T asked for */

@@ -51,7 +51,7 @@ lcp_status ref_super_analyse(ref_super **F, int n, const int *Sp, const int *Si,
 lcp_status ref_super_factor(ref_super *F, const double *Sx, const double *akk,
                             const signed char *chk, double tau, int *bad);
 lcp_status ref_super_solve(ref_super *F, double *b);
-size_t ref_super_nnz(const ref_super *F);  /* entries of L stored (with amalgamation zeros) */
+size_t ref_super_nnz(const ref_super *F);  /* nnz(L) with the amalgamation's explicit zeros */
 void ref_super_free(ref_super **F);
 
 /* lemke_ref.c: the boxed problem lo <= z <= hi (frozen bounds; findex not read) with

@@ -297,7 +297,12 @@ out:
 
 size_t ref_super_nnz(const ref_super *F)
 {
-    return F ? F->xp[F->ns] : 0;
+    size_t nz = 0;
+    for (int s = 0; F && s < F->ns; s++) {
+        size_t k = (size_t)(F->super[s + 1] - F->super[s]), r = F->rp[s + 1] - F->rp[s];
+        nz += r * k - k * (k - 1) / 2;                /* the lower trapezoid */
+    }
+    return nz;
 }
 
 lcp_status ref_super_factor(ref_super *F, const double *Sx, const double *akk,
@@ -307,9 +312,8 @@ lcp_status ref_super_factor(ref_super *F, const double *Sx, const double *akk,
     size_t stk = 0, nst = 0;
     *bad = -1;
     F->complete = 0;
-    for (int e = 0; e < F->Cp[n]; e++) F->Cx[e] = 0.0;
-    for (int e = 0; e < F->Cp[n]; e++) F->Cx[F->dst[e]] = Sx[e];
-    size_t *soff = (size_t *)lcp_malloc((size_t)F->ns + 1, sizeof *soff);
+    for (int e = 0; e < F->Cp[n]; e++) F->Cx[F->dst[e]] = Sx[e];  /* dst: a permutation */
+    size_t *soff = lcp_malloc((size_t)F->ns + 1, sizeof *soff);   /* stack offsets */
     if (!soff) return LCP_ERR_NOMEM;
     for (int s = 0; s < F->ns; s++) {
         int f = F->super[s], k = F->super[s + 1] - f;
