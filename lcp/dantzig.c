@@ -621,7 +621,9 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
             double qn = 0.0;
             for (int i = 0; i < m; i++) qn = fmax(qn, fabs(P->q[i]));
             int good = R.rinf <= DZ_ACCEPT * fmax(1.0, qn);
-            if (st == LCP_OK && !good) st = has_fr ? LCP_NOT_SETTLED : LCP_ERR_BREAKDOWN;
+            if (st >= 0 && !(isfinite(R.r2) && isfinite(R.rinf)))
+                st = LCP_ERR_NONFINITE;     /* z finite but so large that w = A z + q overflows */
+            else if (st == LCP_OK && !good) st = has_fr ? LCP_NOT_SETTLED : LCP_ERR_BREAKDOWN;
             else if (st == LCP_OK && !settled) st = LCP_NOT_SETTLED;
         } else if (st >= 0) {
             st = LCP_ERR_NOMEM;

@@ -81,14 +81,17 @@ done
 # 3. fuzz for SECS seconds (new inputs go to a scratch corpus, not into the source tree)
 #    from a fixed seed (FUZZ_SEED, default 1), so that a failure in CI can be replayed
 SEED=${FUZZ_SEED:-1}
+touch "$RUN/start"
 TMPDIR=$RUN/tmp "$BIN" -seed="$SEED" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 \
-  -max_len=4096 -print_final_stats=1 -artifact_prefix="$WORK/crash-$TGT-" "$RUN/corpus" \
+  -report_slow_units=100000 -max_len=4096 -print_final_stats=1 -artifact_prefix="$WORK/crash-$TGT-" "$RUN/corpus" \
   "$SRC/tests/fuzz/corpus-$TGT" >"$RUN/fuzz.log" 2>&1
 rc=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$RUN/fuzz.log")
 if [ $rc = 0 ]; then echo "ok $k - fuzz/$TGT: ${runs:-?} inputs in $SECS s (seed $SEED) without a crash, leak or hang"
 else
-  repro=$(ls -t "$WORK"/crash-"$TGT"-* 2>/dev/null | head -1)
+  repro=$(find "$WORK" -maxdepth 1 -newer "$RUN/start" \( -name "crash-$TGT-crash-*" -o \
+    -name "crash-$TGT-leak-*" -o -name "crash-$TGT-oom-*" -o -name "crash-$TGT-timeout-*" \) |
+    head -1)
   echo "not ok $k - fuzz/$TGT: failure after ${runs:-?} inputs (seed $SEED); reproducer: ${repro:-none}"
   # the details go to stderr too: a TAP runner shows stderr, not "#" lines, when a test fails;
   # the reproducer is printed in base64 so that a failure on another machine can be replayed
