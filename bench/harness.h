@@ -117,7 +117,10 @@ lcp_status bench_run_external(const char *cmd, const bench_spec *sp, const char 
 /* Every instance x spec of S (pairs of equal blocks): read the instance, give it a
  * reference (ref=SOLVER), one measured run (bench_run_limited) per spec, its history file,
  * then out->row and out->after.  0 when every run gave an answer or timed out, 1 when a
- * run failed, an instance was unreadable or a file could not be written. */
+ * run failed, an instance was unreadable or a file could not be written, BENCH_NOMEM when
+ * an allocation was refused (reading, the reference or a run's out-of-memory status): the
+ * loop stops there after one error line, and the caller discards what it was writing. */
+enum { BENCH_NOMEM = 3 };
 int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out);
 
 /* bench_grid_loop into DIR/runs.csv (columns: results/README.md), DIR/history/ and

@@ -42,10 +42,11 @@ static int iter_to_tol(const bench_history *h, double tol)
     return -1;
 }
 
-/* reference answer for zdiff/wdiff when the instance has no zref.mtx */
-static void give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
+/* reference answer for zdiff/wdiff when the instance has no zref.mtx; the reference's
+ * status (LCP_OK when none is needed) */
+static lcp_status give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
 {
-    if (P->zref || !I->ref) return;
+    if (P->zref || !I->ref) return LCP_OK;
     const lcp_solver *s = lcp_solver_find(I->ref);
     double *z = lcp_calloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
     lcp_options o;
@@ -54,11 +55,12 @@ static void give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
     lcp_status st = s && z ? lcp_solve(s, P, &o, z, &info) : LCP_ERR_NOMEM;
     if (st == LCP_OK || st == LCP_NONUNIQUE) {
         P->zref = z;
-        return;
+        return st;
     }
     bench_error(cmd, "%s: reference %s: %s (no zdiff/wdiff)", I->name, I->ref,
                 lcp_status_str(st));
     lcp_free(z);
+    return st;
 }
 
 /* the status of a run that cannot start, or NULL */
@@ -100,6 +102,11 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
         w.status = r.timed_out ? "timeout" : r.crashed ? "crashed" : lcp_status_str(st);
         w.usable = st >= 0;
         failed = st < 0 && !r.timed_out;
+        if (st == LCP_ERR_NOMEM) {        /* the grid stops: no row, one line */
+            bench_error(cmd, "%s: %s: %s", I->name, set->label, w.status);
+            bench_history_free(&h);
+            return BENCH_NOMEM;
+        }
         if (failed && !out->quiet) {
             if (r.info.row >= 0)
                 bench_error(cmd, "%s: %s: %s at row %d", I->name, set->label, w.status,
@@ -175,25 +182,35 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
         lcp_read_options_default(&ro);
         ro.factor_tol = I->factor_tol;
         if (out->lean) ro.skip = bench_load_skip(S, I);
-        if (lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg) != LCP_OK) {
+        lcp_status rs = lcp_read_instance_opt(I->path, &ro, &P, msg, sizeof msg);
+        if (rs != LCP_OK) {
             bench_error(cmd, "%s", msg);
+            if (rs == LCP_ERR_NOMEM) {
+                failed = BENCH_NOMEM;
+                break;
+            }
             failed = 1;
             bench_progress_step(&prog, runs);
             continue;
         }
-        give_ref(cmd, I, &P);
-        double *z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof(double));
-        if (!z) {
+        double *z = NULL;
+        if (give_ref(cmd, I, &P) != LCP_ERR_NOMEM &&
+            !(z = lcp_malloc((size_t)(P.m > 0 ? P.m : 1), sizeof(double))))
             bench_error(cmd, "%s: out of memory", I->name);
-            failed = 1;
-        }
+        if (!z) failed = BENCH_NOMEM;
         for (int k = 0, c = (int)(first % n); z && k < S->nspec; k++) {
             if (S->spec[k].block != I->block || c++ % n != mine) continue;
-            failed |= one_run(cmd, I, &S->spec[k], &P, z, out);
+            int f = one_run(cmd, I, &S->spec[k], &P, z, out);
             bench_progress_step(&prog, 1);
+            if (f == BENCH_NOMEM) {
+                failed = BENCH_NOMEM;
+                break;
+            }
+            failed |= f;
         }
         lcp_free(z);
         lcp_problem_free(&P);
+        if (failed == BENCH_NOMEM) break;
     }
     bench_progress_end(&prog);
     return failed;
@@ -700,6 +717,10 @@ int bench_cmd_run(int argc, char **argv)
     }
     rc = bench_grid_run_shard(CMD, &S, stage.work, 1, 0, shard_k, shard_n, argc, argv);
     bench_suite_free(&S);
+    if (rc == BENCH_NOMEM) {      /* a grid cut short by memory: the previous DIR stays */
+        bench_stage_commit(CMD, &stage, 0);
+        return 1;
+    }
     if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;

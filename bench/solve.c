@@ -76,7 +76,11 @@ static int read_perm(const char *file, int **perm, int *count)
         }
         if (n == cap) {
             int *q = lcp_realloc(p, (size_t)(cap *= 2), sizeof(int));
-            if (!q) break;
+            if (!q) {
+                bench_error(CMD, "%s: out of memory", file);
+                rc = -1;
+                break;
+            }
             p = q;
         }
         p[n++] = (int)v;
@@ -86,6 +90,10 @@ static int read_perm(const char *file, int **perm, int *count)
         rc = -1;
     }
     fclose(f);
+    if (rc == 0 && !p) {
+        bench_error(CMD, "%s: out of memory", file);
+        rc = -1;
+    }
     if (rc != 0 || !p) {
         lcp_free(p);
         return -1;
@@ -135,7 +143,10 @@ static int parse(int argc, char **argv, solve_args *a)
     bench_settings_default(&a->set);
     a->factor_tol = 1e-12;
     a->inst = lcp_malloc((size_t)argc, sizeof(char *));
-    if (!a->inst) return 2;
+    if (!a->inst) {
+        bench_error(CMD, "out of memory");
+        return 2;
+    }
     for (int k = 1; k < argc; k++) {
         const char *v = NULL;
         int r = 0;
@@ -182,6 +193,7 @@ static int add_solvers(const solve_args *a, bench_suite *S)
     for (const char *c = a->solvers; *c; c++) n += *c == ',';
     S->spec = lcp_calloc((size_t)n, sizeof *S->spec);
     int rc = copy && S->spec ? 0 : -1;
+    if (rc) bench_error(CMD, "out of memory");
     uint64_t used = 0;
     for (char *save = NULL, *tok = rc == 0 ? strtok_r(copy, ",", &save) : NULL; rc == 0 && tok;
          tok = strtok_r(NULL, ",", &save)) {
@@ -223,6 +235,7 @@ static int add_instances(const solve_args *a, bench_suite *S)
     S->inst = lcp_calloc((size_t)a->ninst, sizeof *S->inst);
     char *names = lcp_calloc((size_t)a->ninst, sizeof S->inst->name);
     int rc = S->inst && names ? 0 : -1;
+    if (rc) bench_error(CMD, "out of memory");
     if (rc == 0 && bench_instance_names(a->ninst, a->inst, names, sizeof S->inst->name) != 0) {
         bench_error(CMD, "an instance path is too long");
         rc = -1;
@@ -360,11 +373,11 @@ int bench_cmd_solve(int argc, char **argv)
     }
     for (int k = 0; k < 2; k++)
         if (stage[k].work[0]) {
-            if (rc == 2) bench_stage_commit(CMD, &stage[k], 0);
+            if (rc == 2 || rc == BENCH_NOMEM) bench_stage_commit(CMD, &stage[k], 0);
             else if (bench_stage_merge(CMD, &stage[k], a.force)) rc = 1;
         }
     bench_suite_free(&S);
     lcp_free(a.inst);
     lcp_free(a.perm);
-    return helped ? 0 : rc;
+    return helped ? 0 : rc == BENCH_NOMEM ? 1 : rc;
 }

@@ -175,10 +175,8 @@ static const char *const prop_name[NPROP] = {
 };
 
 /* Run cmd under every refused allocation.  outdir: the folder the command writes (NULL:
- * none); it holds an earlier unarmed run's output before each armed run.  todo: bit p set
- * when property p is known not to hold yet (reported as TODO with the reason). */
-static void test_cmd(const char *name, bench_cmd_fn *fn, char **argv, const char *outdir,
-                     unsigned todo, const char *why)
+ * none); it holds an earlier unarmed run's output before each armed run. */
+static void test_cmd(const char *name, bench_cmd_fn *fn, char **argv, const char *outdir)
 {
     char errpath[600], outpath[600];
     snprintf(errpath, sizeof errpath, "%s/err", tmpdir);
@@ -225,7 +223,6 @@ static void test_cmd(const char *name, bench_cmd_fn *fn, char **argv, const char
     int ran = k > 1 && k < KMAX && rc0 == 0 && out0 && (outdir || out0[0]);
     for (int p = 0; p < NPROP; p++) {
         if (p == P_FOLDER && !outdir) continue;
-        if (todo & 1u << p) tap_todo(why);
         ok(ran && bad[p] == 0, "nomem/bench/%s: each of %ld allocations refused %s%s", name,
            k - 1, prop_name[p], bad[p] ? "" : " (all)");
         if (bad[p]) tap_diag("%ld of %ld refusals do not", bad[p], k - 1);
@@ -270,17 +267,12 @@ int main(int argc, char **argv)
     fclose(f);
 
     char *solve[NARG] = {"solve", inst, "--solver", "pgs,ldlt-ref", "--reps", "0", NULL};
-    test_cmd("solve/three-spheres-step1/pgs,ldlt-ref", bench_cmd_solve, solve, NULL,
-             1u << P_NOMEM | 1u << P_ONELINE,
-             "solve.c: silent exit 2 when its argument arrays cannot be allocated, one line "
-             "per solver");
+    test_cmd("solve/three-spheres-step1/pgs,ldlt-ref", bench_cmd_solve, solve, NULL);
     char *run[NARG] = {"run", suite, "--out", out, "--force", "--no-plots", NULL};
-    test_cmd("run/three-spheres-and-stack-3-x-pgs,ldlt-ref", bench_cmd_run, run, out,
-             1u << P_ONELINE | 1u << P_FOLDER,
-             "run.c: a cell that fails goes on to the next cells and the folder is committed");
+    test_cmd("run/three-spheres-and-stack-3-x-pgs,ldlt-ref", bench_cmd_run, run, out);
     char *capture[NARG] = {"capture", "stack", "--param", "n=3", "--at", "1,2", "--out", cap,
                            "--force", NULL};
-    test_cmd("capture/stack-3-steps-1-2", bench_cmd_capture, capture, cap, 0, NULL);
+    test_cmd("capture/stack-3-steps-1-2", bench_cmd_capture, capture, cap);
 
     ok(lcp_tcov_live() == 0, "nomem/bench/no-block-live-at-the-end");
     int rc = tap_done();
