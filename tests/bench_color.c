@@ -18,6 +18,7 @@
 #define _DEFAULT_SOURCE /* getloadavg */
 #include "lcp.h"
 #include "testprob.h"
+#include "benchclock.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -26,19 +27,6 @@
 #include <time.h>
 
 #define ROUNDS 15
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double cpu(void)
 {

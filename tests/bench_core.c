@@ -7,22 +7,10 @@
  * main); exits 1 when a median paired ratio exceeds its target. */
 #include "lcp.h"
 #include "testprob.h"
+#include "benchclock.h"
 
 #include <stdio.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 #define ROUNDS 9
 

@@ -21,6 +21,7 @@
  */
 #include "lcp.h"
 #include "testprob.h"
+#include "benchclock.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,19 +32,6 @@
 
 #define ROUNDS 7
 #define TRIAD_N (1L << 26)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* bytes per second of the triad, best of 3 passes */
 static double triad(double *a, const double *b, const double *c)
