@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mpi_bench.sh LCPBENCH MKINST [ROUNDS]: what dealing and gathering cost (README, "Grids on a
-# cluster"), the issue's quantity: a grid of 1000 cells of about 10 ms (50 instances x 20 PGS
+# cluster"), the quantity measured: a grid of 1000 cells of about 10 ms (50 instances x 20 PGS
 # lines) on 2 ranks, its total time against the sum of its cell times.  "2 ranks" is
 # `mpirun -np 2': rank 0 deals and gathers, rank 1 runs every cell, so the sum of the cell
 # times is the serial run's time and the overhead is
