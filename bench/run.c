@@ -102,8 +102,9 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
         w.status = r.timed_out ? "timeout" : r.crashed ? "crashed" : lcp_status_str(st);
         w.usable = st >= 0;
         failed = st < 0 && !r.timed_out;
-        if (st == LCP_ERR_NOMEM) {        /* the grid stops: no row, one line */
+        if (st == LCP_ERR_NOMEM) {        /* the grid stops after this row and one line */
             bench_error(cmd, "%s: %s: %s", I->name, set->label, w.status);
+            out->row(out->ctx, &w);
             bench_history_free(&h);
             return BENCH_NOMEM;
         }
