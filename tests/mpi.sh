@@ -23,20 +23,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 export TMPDIR=$T
 mpi() { local np=$1; shift; mpirun --oversubscribe -np "$np" "$LB" "$@"; }
 
-"$MK" "$T/i1" 7 && "$MK" "$T/i2" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
-cat >"$T/s.txt" <<EOS
-suite shards
-set reps=1 tol=1e-8 maxit=300
-instance $T/i1
-instance $T/i2
-scene capsule step=2 name=cap
-solver pgs
-solver pgs omega=1.3
-solver jacobi maxit=50
-solver pgs tol=-1 maxit=2000000000 timeout=0.1 label=slow
-solver ldlt-ref
-EOS
 . "$(dirname "$0")/same_folder.sh"
+grid_suite "$MK" "$T" || { echo "Bail out! mkinst failed"; exit 1; }
 ranks_are() {   # ranks_are DIR N: provenance.json says N ranks and names N hosts
   python3 - "$1/provenance.json" "$2" <<'PY'
 import json, sys

@@ -1,4 +1,5 @@
 # same_folder.sh: sourced by the tests that compare run folders (shards, mpi).
+#   grid_suite MK DIR   the grid both run (at the end)
 #   strip FILE          runs.csv or a history without its time columns, as one canonical text
 #   same_folder A B     every file but provenance.json equal, time columns stripped from CSV
 strip() {
@@ -22,4 +23,23 @@ same_folder() {
       *) cmp -s "$a/$f" "$b/$f" || { echo "# differs: $f"; exit 1; } ;;
     esac
   done
+}
+
+# grid_suite MKINST DIR: the grid the shards and mpi tests run: instances DIR/i1 (7 rows) and
+# DIR/i2 (8 rows, friction) and the suite DIR/s.txt (those two and a captured capsule x five
+# solver lines, one of them cut by its timeout)
+grid_suite() {
+  "$1" "$2/i1" 7 && "$1" "$2/i2" 8 1 || return 1
+  cat >"$2/s.txt" <<EOS
+suite shards
+set reps=1 tol=1e-8 maxit=300
+instance $2/i1
+instance $2/i2
+scene capsule step=2 name=cap
+solver pgs
+solver pgs omega=1.3
+solver jacobi maxit=50
+solver pgs tol=-1 maxit=2000000000 timeout=0.1 label=slow
+solver ldlt-ref
+EOS
 }

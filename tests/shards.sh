@@ -12,21 +12,9 @@ LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2
 . "$(dirname "$0")/tap.sh"
 
-"$MK" "$T/i1" 7 && "$MK" "$T/i2" 8 1 || { echo "Bail out! mkinst failed"; exit 1; }
-cat >"$T/s.txt" <<EOS
-suite shards
-set reps=1 tol=1e-8 maxit=300
-instance $T/i1
-instance $T/i2
-scene capsule step=2 name=cap
-solver pgs
-solver pgs omega=1.3
-solver jacobi maxit=50
-solver pgs tol=-1 maxit=2000000000 timeout=0.1 label=slow
-solver ldlt-ref
-EOS
-sed 's/omega=1.3/omega=1.2/' "$T/s.txt" >"$T/other.txt"
 . "$(dirname "$0")/same_folder.sh"
+grid_suite "$MK" "$T" || { echo "Bail out! mkinst failed"; exit 1; }
+sed 's/omega=1.3/omega=1.2/' "$T/s.txt" >"$T/other.txt"
 
 "$LB" run "$T/s.txt" --out "$T/W" --no-plots >/dev/null 2>"$T/werr"
 echo $? >"$T/wrc"
