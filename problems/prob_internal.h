@@ -48,6 +48,12 @@ static inline void prob_rotation(const prob_world *W, int k, double R[9])
  * identity, impulses zero.  R holds the rotation of every body (9 per body). */
 lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout);
 
+/* world.c: a 3D world of one rigid body made of n <= 4 solid spheres of radius r (total mass
+ * m, m/n each) with centres at p[k] in the body frame, the body centre at (0, 0, r) above the
+ * plane z = 0 (inertia sum_k (2/5 m_k r^2 I + m_k (|p_k|^2 I - p_k p_k^T))); the scenes
+ * three-spheres and slide */
+lcp_status prob_sphere_body(prob_world *W, int n, const double p[][3], double m, double r);
+
 /* step.c: x += h v (when linear), 2D theta += h omega, 3D q += h/2 (0, omega) q renormalised */
 void prob_integrate(prob_world *W, int linear);
 

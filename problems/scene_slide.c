@@ -34,22 +34,13 @@ lcp_status prob_setup_slide(prob_world *W, const prob_params *P, char *msg, size
     (void)msg;
     (void)msglen;
     double m = prob_param_get(P, "m"), r = prob_param_get(P, "r"), a = prob_param_get(P, "a");
-    double pi = 3.14159265358979323846, mi = m / 4.0;
-    double p[4][3], Ib[9] = {0};
+    double pi = 3.14159265358979323846, p[4][3];
     for (int k = 0; k < 4; k++) {
         p[k][0] = (k & 1) ? a : -a;
         p[k][1] = (k & 2) ? a : -a;
         p[k][2] = 0.0;
-        double pp = v3_dot(p[k], p[k]);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                Ib[3 * i + j] += mi * ((i == j) * (0.4 * r * r + pp) - p[k][i] * p[k][j]);
     }
-    lcp_status st = prob_world_init(W, 3, 1);
-    double pos[3] = {0, 0, r}, up[3] = {0, 0, 1};
-    if (st == LCP_OK) st = prob_body_set(W, 0, pos, m, Ib, 0.0);
-    for (int k = 0; k < 4 && st == LCP_OK; k++) st = prob_add_geom(W, 0, p[k], p[k], r);
-    if (st == LCP_OK) st = prob_add_plane(W, up, 0.0);
+    lcp_status st = prob_sphere_body(W, 4, (const double(*)[3])p, m, r);
     if (st == LCP_OK) {
         double v0 = prob_param_get(P, "v0"), ang = prob_param_get(P, "angle") * pi / 180.0;
         W->vel[0] = v0 * cos(ang);

@@ -29,23 +29,14 @@ lcp_status prob_setup_three_spheres(prob_world *W, const prob_params *P, char *m
     (void)msg;
     (void)msglen;
     double m = prob_param_get(P, "m"), r = prob_param_get(P, "r"), Rc = prob_param_get(P, "R");
-    double pi = 3.14159265358979323846, mi = m / 3.0;
-    double p[3][3], Ib[9] = {0};
+    double pi = 3.14159265358979323846, p[3][3];
     for (int k = 0; k < 3; k++) {
         double ang = pi / 2 + k * 2 * pi / 3;
         p[k][0] = Rc * cos(ang);
         p[k][1] = Rc * sin(ang);
         p[k][2] = 0.0;
-        double pp = v3_dot(p[k], p[k]);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                Ib[3 * i + j] += mi * ((i == j) * (0.4 * r * r + pp) - p[k][i] * p[k][j]);
     }
-    lcp_status st = prob_world_init(W, 3, 1);
-    double pos[3] = {0, 0, r}, up[3] = {0, 0, 1};
-    if (st == LCP_OK) st = prob_body_set(W, 0, pos, m, Ib, 0.0);
-    for (int k = 0; k < 3 && st == LCP_OK; k++) st = prob_add_geom(W, 0, p[k], p[k], r);
-    if (st == LCP_OK) st = prob_add_plane(W, up, 0.0);
+    lcp_status st = prob_sphere_body(W, 3, (const double(*)[3])p, m, r);
     if (st == LCP_OK) {
         W->vel[0] = prob_param_get(P, "v0");
         W->vel[5] = prob_param_get(P, "w0");

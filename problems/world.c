@@ -227,3 +227,21 @@ double prob_kinetic_energy(const prob_world *W)
     }
     return ke;
 }
+
+lcp_status prob_sphere_body(prob_world *W, int n, const double p[][3], double m, double r)
+{
+    if (n < 1 || n > 4) return LCP_ERR_ARG;
+    double mi = m / n, Ib[9] = {0};
+    for (int k = 0; k < n; k++) {
+        double pp = v3_dot(p[k], p[k]);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                Ib[3 * i + j] += mi * ((i == j) * (0.4 * r * r + pp) - p[k][i] * p[k][j]);
+    }
+    lcp_status st = prob_world_init(W, 3, 1);
+    double pos[3] = {0, 0, r}, up[3] = {0, 0, 1};
+    if (st == LCP_OK) st = prob_body_set(W, 0, pos, m, Ib, 0.0);
+    for (int k = 0; k < n && st == LCP_OK; k++) st = prob_add_geom(W, 0, p[k], p[k], r);
+    if (st == LCP_OK) st = prob_add_plane(W, up, 0.0);
+    return st;
+}
