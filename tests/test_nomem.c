@@ -12,9 +12,13 @@
  * and no allocation is left live (the counter's own count of live blocks returns to where it
  * was; ASan's leak checker and valgrind see the same in their builds).  The first k that no
  * longer fails must reproduce the unarmed run bit for bit (status, z).
+ * The reference's paths that its defaults reach only on large problems are forced on small
+ * ones the same way: the supernodal factorisation (ref_super.c) and the interior-point
+ * start (ldlt_ref.c), each alone and together.
  * Cost: a few thousand runs on instances of 9 and 20 rows, about a second (ASan: ~10 s).
  */
 #include "lcp_internal.h"
+#include "ldlt_ref.h"
 #include "sameprob.h"
 #include "tap.h"
 
@@ -105,6 +109,49 @@ static void test_solver(const lcp_solver *s, const lcp_problem *P, const char *n
     free(z0);
 }
 
+/* ldlt-ref with a variant forced (supernodal factorisation, interior-point start): the same
+ * loop as test_solver, through ref_solve */
+static void test_ref_variant(const lcp_problem *P, const char *name, int supernodal, int ipm)
+{
+    lcp_options opt;
+    lcp_info info;
+    ref_options ro;
+    ref_stats rs0, rs;
+    int m = P->m;
+    double *z0 = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    lcp_options_default(&opt);
+    ref_options_default(&ro);
+    ro.supernodal = supernodal;
+    ro.ipm = ipm;
+    long live0 = lcp_tcov_live(), k, bad = 0;
+    lcp_status st0 = z0 ? ref_solve(P, &opt, &ro, z0, &info, &rs0) : LCP_ERR_NOMEM;
+    /* the variant must really run: a supernodal factorisation / interior-point steps */
+    int ran = st0 == LCP_OK && (supernodal <= 0 || rs0.supernodal > 0) &&
+              (ipm <= 0 || rs0.ipm_steps > 0);
+    for (k = 1; k < KMAX && z && z0; k++) {
+        lcp_tcov_arm(k);
+        lcp_status st = ref_solve(P, &opt, &ro, z, &info, &rs);
+        long failed = lcp_tcov_failed();
+        lcp_tcov_arm(0);
+        int good = failed ? st == LCP_ERR_NOMEM && info.status == st
+                          : st == st0 && memcmp(z, z0, sizeof(double) * (size_t)m) == 0;
+        good = good && lcp_tcov_live() == live0;
+        if (!good && bad++ == 0)
+            tap_diag("ldlt-ref (supernodal %d, ipm %d) on %s, allocation %ld refused: %s "
+                     "(unarmed %s), %ld blocks live (want %ld)", supernodal, ipm, name, k,
+                     lcp_status_str(st), lcp_status_str(st0), lcp_tcov_live(), live0);
+        if (!failed) break;
+    }
+    ok(ran && bad == 0 && k > 1 && k < KMAX,
+       "nomem/solve/ldlt-ref%s%s/%s: each of %ld allocations refused gives out-of-memory, "
+       "nothing leaks (unarmed: %s, %ld supernodal factorisations, %ld interior-point steps)",
+       supernodal > 0 ? "/supernodal" : "", ipm > 0 ? "/interior-point" : "", name, k - 1,
+       lcp_status_str(st0), st0 == LCP_OK ? rs0.supernodal : 0L,
+       st0 == LCP_OK ? rs0.ipm_steps : 0L);
+    free(z);
+    free(z0);
+}
+
 /* write P2 over a folder holding P1: out-of-memory keeps P1, success gives P2, no temporary */
 static void test_write(const char *tmpdir, const char *name, const lcp_problem *P1,
                        const lcp_problem *P2)
@@ -174,6 +221,11 @@ int main(int argc, char **argv)
                     test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, (lcp_order)o, 0);
             if (t == 0 && strcmp(sn, "jacobi") == 0)                /* power iteration */
                 test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 1);
+        }
+        if (t < 2) test_ref_variant(&P, names[t], 1, -1); /* friction; joints (chain) */
+        if (t == 0) {               /* block steps leave violators only on three-spheres */
+            test_ref_variant(&P, names[t], -1, 1);
+            test_ref_variant(&P, names[t], 1, 1);
         }
         /* the new problem: q changed, zref added, z0 dropped */
         lcp_problem_init(&P2);
