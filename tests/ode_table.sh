@@ -3,7 +3,9 @@
 # friction instance solves the problem with the bounds its pass froze to rounding while its
 # coupled residual is large (capsule: 0.32), the all-bilateral chain is one factorisation and
 # no pivot, quickstep's 20-sweep rows at omega 1.3 (cold, warm 0.9, warm 1) are present with
-# exactly 20 sweeps, dantzig stops `partial' on the eps = 0 pile, the D3 exponent is fitted,
+# exactly 20 sweeps, dantzig stops `partial' on the eps = 0 pile, the D3 exponents are the
+# least-squares slopes of log time on log m of the table's own rows (the times themselves are
+# not asserted: a test machine's load moves them; the claims' thresholds are the table's),
 # the D4 slides stop near v0^2 / (2 mu g) = 5.10 m with every solver,
 # claims O1-O8 of the source and F1-F3 of the suite in two lists with verdicts that follow
 # from the numbers, and every CSV read by pandas without options.
@@ -59,10 +61,17 @@ r = one(instance='pool50-mu0-eps0', setting='dantzig')
 assert r['status'] == 'partial' and int(r['partial_row']) > 0 and 0 < float(r['rows_zeroed']) < 1, r
 assert one(instance='pool50-mu0-eps0', setting='ldlt-ref')['status'] == 'converged'"
 check "d3/exponents-fitted" "
+import math
 p = {(r['series'], r['setting']): r for r in sc}
-r = p[('pool', 'dantzig')]
-assert r['points'] == '3' and float(r['exponent']) > 1.5 and r['exponent_stderr'] != '', r
-assert 0.5 < float(p[('pool', 'qs20-cold')]['exponent']) < 2, p"
+for st in ('dantzig', 'ldlt-ref', 'qs20-cold', 'qs20-warm1'):
+    r = p[('pool', st)]
+    pts = [(math.log(float(x['m'])), math.log(float(x['time_s']))) for x in t
+           if x['part'] == 'D3' and x['instance'].startswith('pool') and x['setting'] == st]
+    n = len(pts)
+    mx, my = sum(a for a, b in pts) / n, sum(b for a, b in pts) / n
+    e = sum((a - mx) * (b - my) for a, b in pts) / sum((a - mx) ** 2 for a, b in pts)
+    assert r['points'] == str(n) == '3' and r['exponent_stderr'] != '', r
+    assert abs(float(r['exponent']) - e) <= 1e-3, (st, r['exponent'], e)"
 check "claims/o1-o8-source-f1-f3-ours" "
 ids = ['O%d' % k for k in range(1, 9)] + ['F1', 'F2', 'F3']
 assert sorted(claims) == sorted(ids), sorted(claims)
