@@ -81,8 +81,9 @@
  * 25 rounds and 41 Newton steps, 28 to 32 s of CPU against 33 to 37.  Not a guarantee: a
  * Newton try can stall at a point where a row has no consistent state while the rest of
  * the partition is held (the coupled matrix is not a P-matrix: its effective pivot on the
- * row is negative); started after round 10 instead of 20, all eight tries on that pile
- * stalled so.  Such a run still ends with an honest status.
+ * row is negative); started after round 10 instead of 20, eight tries on that pile all
+ * stalled so.  Rows moved by Newton steps are reported in info->pivots but not counted
+ * against the pivot cap (a try is bounded by REF_SSN_STEPS).  Such a run still ends with an honest status.
  *
  * SYMMETRIC TO ROUNDING.  A assembled in floating point (J^T M^-1 J) is often symmetric
  * only to rounding.  When its relative asymmetry  max|A - A^T| / max|A|  is at most
@@ -183,7 +184,7 @@
 #define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */
 #define REF_SSN_ROUND 20   /* semismooth Newton after this many rounds (not settled), */
 #define REF_SSN_GAP 5     /* ... again every this many rounds, */
-#define REF_SSN_TRIES 8    /* ... at most this many tries a solve */
+#define REF_SSN_TRIES 4    /* ... at most this many tries a solve */
 #define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
 #define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
 #define REF_REFINE 4       /* solve + refinement steps */
@@ -212,6 +213,7 @@ typedef struct ref_ctx {
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
     double *zbest;       /* m: the iterate of smallest ||r||_inf seen (start, rounds) */
     long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps, ssn_steps;
+    long ssn_pivots;     /* rows moved by Newton steps (reported, not under the pivot cap) */
     long lu_factorizations; /* sparse LUs of the coupled matrix (ref_klu.c) */
     double lu_flops;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
@@ -1177,7 +1179,7 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
         if (st != LCP_OK) break;
         C->iterations++;
         C->ssn_steps++;
-        C->pivots += moved > 0 ? moved : 1;
+        C->ssn_pivots += moved > 0 ? moved : 1;
         *tried = 1;
         int n = 0;
         for (int i = 0; i < m; i++) n += cpl_wants(C, z, i) >= 0;
@@ -1202,7 +1204,7 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
             else if (bad < 0) {
                 C->iterations++;
                 C->ssn_steps++;
-                C->pivots += n;
+                C->ssn_pivots += n;
                 double tb = ssn_merit(C, z);
                 if (tb <= (1.0 - 1e-4) * th) {          /* accepted */
                     int nb = 0;
@@ -1230,7 +1232,6 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
         small = a < 0.02 ? small + 1 : 0;              /* crawling: give up */
         if (small >= REF_SSN_CRAWL) break;
         th = t;
-        if (C->pivots >= C->max_pivots) break;
     }
     if (!*solved && st == LCP_OK) {                     /* as before the try */
         memcpy(C->zn, z, (size_t)m * sizeof *z);
@@ -1578,8 +1579,8 @@ finish:
     lcp_csr_free(&C.As);
     info->status = st;
     info->iterations = C.iterations;
-    info->pivots = C.pivots;
-    info->work = (double)C.pivots;
+    info->pivots = C.pivots + C.ssn_pivots;
+    info->work = (double)info->pivots;
     info->factorizations = C.be.factorizations + C.lu_factorizations;
     info->flops = C.be.flops + C.lu_flops;
     info->row = C.row;
