@@ -39,6 +39,8 @@ typedef struct ref_options {
                                  settle): -1 auto (when block steps stop halving the
                                  violators), 0 never, 1 always (after the first block step
                                  that leaves violators).  At most once a solve */
+    int ssn;                  /* semismooth Newton on the coupled friction problem: -1 auto,
+                                 0 never, k > 0: after round k */
 } ref_options;
 
 typedef struct ref_stats {
@@ -50,6 +52,9 @@ typedef struct ref_stats {
     long newton_steps;    /* projected Newton steps (after block steps stopped helping) */
     long ipm_steps;       /* interior-point iterations (factorisations of the phase) */
     long coupled_steps;   /* coupled pivoting steps (friction coupling solved inside) */
+    long ssn_steps;       /* semismooth Newton steps (coupled friction problem) */
+    long lu_factorizations; /* sparse LUs of the coupled matrix (KLU; counted in
+                             info->factorizations with the factorisations of A_FF) */
     long analyses;        /* symbolic analyses (sparse) */
     long supernodal;      /* factorisations done by the supernodal code (ref_super.c) */
     double lnz;           /* largest nnz(L) of a factorisation (supernodal: with the

@@ -67,4 +67,14 @@ lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *h
 lcp_status ref_coupled_dense(const lcp_problem *P, const double *lo, const double *hi, double *z,
                              int *improved);
 
+/* ref_klu.c: sparse LU (KLU) of an n x n non-symmetric matrix K given by rows (CSR Rp, Rj,
+ * Rx; no duplicates).  factor: *L the factor, or NULL (and LCP_OK, *rcond = 0) when K is
+ * singular; *rcond = min |U_kk| / max |U_kk|; *flops (may be NULL) KLU's count.  solve:
+ * b = K^-1 b in place. */
+typedef struct ref_lu ref_lu;
+lcp_status ref_lu_factor(ref_lu **L, int n, const int *Rp, const int *Rj, const double *Rx,
+                         double *rcond, double *flops);
+lcp_status ref_lu_solve(ref_lu *L, double *b);
+void ref_lu_free(ref_lu **L);
+
 #endif /* REF_INTERNAL_H */

@@ -200,6 +200,7 @@ static int run_instance(int argc, char **argv)
     lcp_options_default(&opt);
     ref_options_default(&ro);
     if (argc > 4) ro.supernodal = atoi(argv[4]);
+    if (argc > 5) ro.ssn = atoi(argv[5]);
     double *z = calloc((size_t)P.m + 1, sizeof(double));
     double t0 = now();
     lcp_status st = ref_solve(&P, &opt, &ro, z, &info, &rs);
@@ -214,6 +215,8 @@ static int run_instance(int argc, char **argv)
     printf("%d,%d,%s,%.3f,%.3f,%.1f,%d,%ld,%ld,%ld,%.3g,%.4g,%.3g\n", P.m, LCP_CSR_NNZ(&P.A),
            lcp_status_str(st), t, cpu, mb, info.iterations, rs.ipm_steps, info.factorizations,
            rs.supernodal, 1e-9 * info.flops, rs.lnz, info.residual_inf);
+    printf("# rounds %d, coupled steps %ld, semismooth Newton steps %ld\n", rs.rounds,
+           rs.coupled_steps, rs.ssn_steps);
     printf("# %s: targets %.0f s, %.0f MB\n", dir, max_s, max_mb);
     free(z);
     lcp_problem_free(&P);

@@ -9,6 +9,10 @@
 #     n = 3200   13636 rows   10 s
 #     n = 10000  46055 rows   20 s
 #     n = 30000  138614 rows  200 s  (only with LCPBENCH_PILE_FULL=1: a 40 s capture, 2 GB)
+# and friction piles (mu 0.5, the scene's default; 3 rows a contact), solved exactly by the
+# rounds and the semismooth Newton phase on the coupled problem:
+#     n = 1300   10626 rows   30 s    (the issue's 10^4-row friction pile)
+#     n = 2400   19908 rows   reported only (no target; not settled yet, see the README)
 # LCPBENCH_PILE_PAIRED=1 also solves each pile with CHOLMOD's simplicial LDL^T (the path
 # before the supernodal factorisation; no time target) right after, for paired ratios.
 set -eu
@@ -29,5 +33,13 @@ for p in $piles; do
     OPENBLAS_NUM_THREADS=1 "$BR" "$T/p$n/spheres-step100" 1e9 1e9 0 || true
   fi
   rm -rf "$T/p$n"
+done
+for p in 1300:30:1024:1 2400:1e9:2048:0; do
+  IFS=: read -r n max_s max_mb required <<<"$p"
+  "$LB" capture spheres --param n="$n" --at 100 --out "$T/f$n" >/dev/null
+  echo "# friction pile n=$n (mu 0.5)"
+  OPENBLAS_NUM_THREADS=1 "$BR" "$T/f$n/spheres-step100" "$max_s" "$max_mb" ||
+    { [ "$required" = 1 ] && fail=1; echo "# n=$n: not exact within the target"; }
+  rm -rf "$T/f$n"
 done
 exit $fail

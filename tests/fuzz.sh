@@ -47,7 +47,7 @@ BIN=$WORK/fuzz_$TGT
   [ -x "$BIN" ] || relink=1
   if [ $relink = 1 ]; then
     # shellcheck disable=SC2086
-    "$CLANG" "${CFLAGS[@]}" "${objs[@]}" -o "$BIN" -lcholmod -lsuitesparseconfig $DEPS -lm \
+    "$CLANG" "${CFLAGS[@]}" "${objs[@]}" -o "$BIN" -lcholmod -lklu -lsuitesparseconfig $DEPS -lm \
       -lpthread 2>>"$WORK/build-$TGT.log" || exit 1
   fi
 ) 9>"$WORK/lock"
