@@ -18,12 +18,12 @@
  * of J (the first body of the contact; assembled: by row), then by row.
  *
  * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of BLOCK rows,
- * and the blocks of each colour are split statically between the threads by the rows'
- * first body: thread k of T takes the blocks whose rows' first columns lie in the k-th of
- * T equal ranges (color_split), so a thread keeps the same bodies from colour to colour
- * and their u, and the z of their rows, stay in its cache; a thread starts a colour once
- * every thread has finished the previous one (a counter per colour; no barrier, see
- * color_task).  The iterate is kept in colour order (z of the rows of a block contiguous,
+ * and the blocks of each colour are split statically between the threads: thread k of T
+ * takes the k-th of T equal shares of each colour's blocks (color_split), and as the rows
+ * of a colour are ordered by their first body, a thread keeps about the same bodies from
+ * colour to colour and their u, and the z of their rows, stay in its cache; a thread
+ * starts a colour once every thread has finished the previous one (a counter per colour;
+ * no barrier, see color_task).  The iterate is kept in colour order (z of the rows of a block contiguous,
  * friction rows' normal rows as positions) and copied back after the sweep.
  * Each row is the `pgs' update with the same arithmetic,
  *     r_i = (A z + q)_i,  z_i <- mid(lo_i, z_i - omega r_i / a_ii, hi_i),  u += B_i^T dz,
@@ -227,26 +227,18 @@ static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
     return LCP_OK;
 }
 
-/* The static split: colour col's blocks [cut_k, cut_{k+1}) go to thread k, the block
- * boundary nearest to the first row whose key (lcp_color_key) reaches k K / T, K the
- * number of keys (bodies' columns, or rows).  A thread thus keeps the same bodies from
- * colour to colour (their u, and the z of their rows, stay in its cache); the blocks, and
- * so the residual sums, do not depend on T. */
+/* The static split: colour col's blocks [cut_k, cut_{k+1}) go to thread k, the k-th of T
+ * equal shares of its blocks.  Rows being ordered by their first body in each colour, a
+ * thread has about the same range of bodies in every colour (their u, and the z of their
+ * rows, stay in its cache) and the same number of rows (the smaller body of a contact is
+ * its first, so equal ranges of bodies would not be equal shares of rows); the blocks,
+ * and so the residual sums, do not depend on T. */
 static void color_split(color_ctx *c)
 {
-    const lcp_problem *P = c->P;
-    long K = c->mf ? P->n + 1 : P->m;
     for (int col = 0; col < c->ncolors; col++) {
-        int *cut = c->cut + (size_t)col * (c->T + 1), t = c->colptr[col];
-        int end = c->colptr[col + 1];
-        cut[0] = c->bp[col];
-        for (int k = 1; k < c->T; k++) {
-            long lim = K * k / c->T;
-            while (t < end && lcp_color_key(P, c->mf, c->rows[t]) < lim) t++;
-            int b = c->bp[col] + (t - c->colptr[col] + BLOCK / 2) / BLOCK;
-            cut[k] = b < cut[k - 1] ? cut[k - 1] : b > c->bp[col + 1] ? c->bp[col + 1] : b;
-        }
-        cut[c->T] = c->bp[col + 1];
+        int *cut = c->cut + (size_t)col * (c->T + 1);
+        long nb = c->bp[col + 1] - c->bp[col];
+        for (int k = 0; k <= c->T; k++) cut[k] = c->bp[col] + (int)(nb * k / c->T);
     }
 }
 
