@@ -23,8 +23,10 @@
  * of a colour are ordered by their first body, a thread keeps about the same bodies from
  * colour to colour and their u, and the z of their rows, stay in its cache; a thread
  * starts a colour once every thread has finished the previous one (a counter per colour;
- * no barrier, see color_task).  The iterate is kept in colour order (z of the rows of a block contiguous,
- * friction rows' normal rows as positions) and copied back after the sweep.
+ * no barrier, see color_task).  The rows read the iterate in colour order (zc: z of the
+ * rows of a block contiguous, friction rows' normal rows as positions) and store each
+ * new z_i both there and in the caller's z (a store only: no copy back after the sweep,
+ * and the other thread's stores to the same cache line cost no wait).
  * Each row is the `pgs' update with the same arithmetic,
  *     r_i = (A z + q)_i,  z_i <- mid(lo_i, z_i - omega r_i / a_ii, hi_i),  u += B_i^T dz,
  * and since rows of one colour touch disjoint data, the iterates are bit-identical to
@@ -36,9 +38,10 @@
  * one atomic add and one wait per colour and thread).  The ordering option does not apply
  * (the colouring orders).
  * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
- * for the thread with the most rows, plus O(m) for the copy back.  Source: graph-coloured Gauss-Seidel as engines parallelise the contact solve
- * (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting for jitter-free parallel rigid
- * body simulation", 2012, section 2, on the colouring and its cost in convergence).
+ * for the thread with the most rows.  Source: graph-coloured Gauss-Seidel as engines
+ * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
+ * for jitter-free parallel rigid body simulation", 2012, section 2, on the colouring
+ * and its cost in convergence).
  */
 #include "lcp_internal.h"
 #include "solvers.h"
@@ -285,6 +288,7 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
             if (mf && dz != 0.0)                                      /* u += B_i^T dz */
                 for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
             z[t] = zi;
+            c->z[c->rows[t]] = zi;                         /* the caller's z, in place */
         }
         c->part[b] = e2;
     }
@@ -297,12 +301,11 @@ static void wait_for(atomic_int *a, int want)
 }
 
 /* Thread tid runs its blocks of each colour, once every thread has finished the previous
- * colour (a counter per colour; a thread waits only for work still running), then copies
- * its share of z back from the colour order. */
+ * colour (a counter per colour; a thread waits only for work still running). */
 static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
-    int T = c->T, m = c->P->m;
+    int T = c->T;
     for (int col = 0; col < c->ncolors; col++) {
         if (col > 0) wait_for(&c->done[col - 1], T);
         const int *cut = c->cut + (size_t)col * (T + 1);
@@ -312,9 +315,6 @@ static void color_task(void *vctx, int tid)
         }
         atomic_fetch_add(&c->done[col], 1);
     }
-    if (c->ncolors > 0) wait_for(&c->done[c->ncolors - 1], T);
-    int i0 = (int)((long)m * tid / T), i1 = (int)((long)m * (tid + 1) / T);
-    for (int i = i0; i < i1; i++) c->z[i] = c->zc[c->pos[i]];
 }
 
 static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
