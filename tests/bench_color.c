@@ -304,8 +304,6 @@ int main(int argc, char **argv)
            1e3 * J1.med, 1e3 * J2.med);
     printf("pgs-color speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f) of %d paired "
            "(target >= 1.7)\n", Sc.med, Sc.lo, Sc.hi, R);
-    printf("pgs-color fastest sweep on 1 thread / fastest on 2 threads: %.2f (the least "
-           "disturbed rounds)\n", T1.lo / T2.lo);
     printf("pgs-color CPU time per sweep, 2 threads / 1 thread (both threads counted; 1 = "
            "no work added by the split): median %.2f (range %.2f-%.2f)\n", Cc.med, Cc.lo,
            Cc.hi);
