@@ -164,8 +164,17 @@ void lcp_pool_stop(lcp_pool *pool); /* joins the workers; accepts NULL */
  * matrix-free form: no column of J or of B = J Minv), are not coupled through A (assembled
  * form: a_ij = a_ji = 0) and are not friction-coupled (findex).  Rows are coloured in
  * natural order with the smallest colour no earlier neighbour has.  On return colptr
- * (ncolors + 1 entries) and rows (m entries: the rows of colour c, ascending, in
- * rows[colptr[c] .. colptr[c+1]-1]) are allocated with lcp_malloc. */
+ * (ncolors + 1 entries) and rows (m entries: the rows of colour c in
+ * rows[colptr[c] .. colptr[c+1]-1], ordered by lcp_color_key, then ascending) are
+ * allocated with lcp_malloc. */
+/* the key ordering the rows of a colour: matrix-free, the first column of J_i (the first
+ * body of the row's contact; n for an empty row), so that a thread given a range of bodies
+ * takes a contiguous run of each colour; assembled, i */
+static inline int lcp_color_key(const lcp_problem *P, int mf, int i)
+{
+    if (!mf) return i;
+    return P->J.p[i] < P->J.p[i + 1] ? P->J.j[P->J.p[i]] : P->n;
+}
 lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
                           int **colptr, int **rows);
 

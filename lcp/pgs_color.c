@@ -14,24 +14,34 @@
  * or of the previous sweep (we keep that coupling instead of grouping the contact, which
  * would be pgs-block's visit).  The greedy colouring takes rows in natural order and gives
  * each the smallest colour none of its earlier neighbours has; cost O(sum over rows of the
- * rows sharing its columns).
+ * rows sharing its columns).  Within a colour the rows are ordered by their first column
+ * of J (the first body of the contact; assembled: by row), then by row.
  *
  * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of BLOCK rows,
- * the blocks into chunks of CHUNK blocks, and the threads take chunks in colour order from
- * a shared counter, a chunk once the previous colour's blocks are all finished (a counter
- * per colour; no barrier, see color_task).
+ * and the blocks of each colour are split statically between the threads: thread k of T
+ * takes the k-th of T equal shares of each colour's blocks (color_split), and as the rows
+ * of a colour are ordered by their first body, a thread keeps about the same bodies from
+ * colour to colour and their u, and the z of their rows, stay in its cache; a thread
+ * starts a colour once every thread has finished the previous one (a counter per colour;
+ * no barrier, see color_task).  The rows read the iterate in colour order (zc: z of the
+ * rows of a block contiguous, friction rows' normal rows as positions) and store each
+ * new z_i both there and in the caller's z (a store only: no copy back after the sweep,
+ * and the other thread's stores to the same cache line cost no wait).
  * Each row is the `pgs' update with the same arithmetic,
  *     r_i = (A z + q)_i,  z_i <- mid(lo_i, z_i - omega r_i / a_ii, hi_i),  u += B_i^T dz,
  * and since rows of one colour touch disjoint data, the iterates are bit-identical to
- * serial `pgs' with the ordering `perm' = the rows colour by colour, for any T.  The
- * fused stopping test's row residuals (iterate.c) are summed per block and the blocks in
- * order, so the estimate does not depend on T either.
+ * serial `pgs' with the ordering `perm' = the rows colour by colour (the order
+ * lcp_color_rows returns), for any T.  The fused stopping test's row residuals
+ * (iterate.c) are summed per block and the blocks in order, so the estimate does not
+ * depend on T either.
  * Threads: options.threads (the pool is started once per solve, one wake-up per sweep,
- * two atomic operations per chunk).  The ordering option does not apply (the colouring orders).
- * Cost per sweep: that of a pgs sweep, divided among the threads, plus a wait per colour
- * for its last chunk.  Source: graph-coloured Gauss-Seidel as engines parallelise the contact solve
- * (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting for jitter-free parallel rigid
- * body simulation", 2012, section 2, on the colouring and its cost in convergence).
+ * one atomic add and one wait per colour and thread).  The ordering option does not apply
+ * (the colouring orders).
+ * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
+ * for the thread with the most rows.  Source: graph-coloured Gauss-Seidel as engines
+ * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
+ * for jitter-free parallel rigid body simulation", 2012, section 2, on the colouring
+ * and its cost in convergence).
  */
 #include "lcp_internal.h"
 #include "solvers.h"
@@ -41,9 +51,9 @@
 #include <string.h>
 #include <time.h>
 
-/* BLOCK rows: the unit of the residual sums (fixed, so the sums do not depend on T);
- * CHUNK blocks: the unit a thread takes at a time (about 20 us of rows at 10^5 rows) */
-enum { BLOCK = 64, CHUNK = 4, MAX_THREADS = 256 };
+/* BLOCK rows: the unit of the residual sums and of the split between threads (fixed, so
+ * the sums do not depend on T) */
+enum { BLOCK = 32, MAX_THREADS = 256 };
 
 /* the pattern whose shared columns make rows conflict: matrix-free, J | B | (n + g_i);
  * assembled, A + A^T + friction edges (neighbours directly) */
@@ -118,18 +128,30 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
         *rows = lcp_malloc((size_t)m + 1, sizeof(int));
         if (!*colptr || !*rows) st = LCP_ERR_NOMEM;
     }
+    int nkey = mf ? P->n + 1 : m + 1;
+    int *kp = st == LCP_OK ? lcp_calloc((size_t)nkey + 1, sizeof(int)) : NULL;
+    int *bykey = st == LCP_OK ? lcp_malloc((size_t)m + 1, sizeof(int)) : NULL;
+    if (st == LCP_OK && (!kp || !bykey)) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) {
+        for (int i = 0; i < m; i++) kp[lcp_color_key(P, mf, i) + 1]++;   /* rows by key, */
+        for (int k = 0; k < nkey; k++) kp[k + 1] += kp[k];               /* then by row */
+        for (int i = 0; i < m; i++) bykey[kp[lcp_color_key(P, mf, i)]++] = i;
         int *cp = *colptr;
         for (int i = 0; i < m; i++) cp[color[i] + 1]++;
         for (int c = 0; c < nc; c++) cp[c + 1] += cp[c];
         for (int c = 0; c <= nc; c++) mark[c] = cp[c];
-        for (int i = 0; i < m; i++) (*rows)[mark[color[i]]++] = i;   /* ascending per colour */
+        for (int s = 0; s < m; s++) {                    /* by colour, stable: then by key */
+            int i = bykey[s];
+            (*rows)[mark[color[i]]++] = i;
+        }
         *ncolors = nc;
     } else {
         lcp_free(*colptr);
         lcp_free(*rows);
         *colptr = *rows = NULL;
     }
+    lcp_free(kp);
+    lcp_free(bykey);
     lcp_free(color);
     lcp_free(mark);
     lcp_csr_free(&C);
@@ -141,24 +163,26 @@ typedef struct color_ctx {
     const lcp_problem *P;
     lcp_rowop op;        /* diag, u and B (matrix-free) */
     lcp_pool *pool;
-    int ncolors, mf;
+    int ncolors, mf, T;
     int *colptr, *rows;  /* the colouring */
     int *bp;             /* ncolors + 1: first block of each colour */
+    int *cut;            /* ncolors x (T + 1): thread k runs blocks [cut[c(T+1)+k], ...+1) */
     double *part;        /* one partial sum of rho^2 per block */
-    int nch;             /* chunks: consecutive runs of <= CHUNK blocks of one colour */
-    int *chb, *chc;      /* nch + 1: first block of each chunk; nch: its colour */
-    atomic_int next;     /* the next chunk to take (this sweep) */
-    atomic_int *done;    /* ncolors: blocks of each colour finished (this sweep) */
+    atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
     /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
     lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
     lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
     double *q, *lo, *hi, *E, *step;  /* step = omega / a_ii */
-    int *f;              /* findex (rows), or NULL */
+    int *f;              /* findex as positions (friction rows), -1 elsewhere; or NULL */
+    int *pos;            /* m: the position of row i */
+    double *zc;          /* the iterate in colour order: zc[t] = z[rows[t]] */
     double *z;           /* the iterate of the sweep being run */
 } color_ctx;
 
-/* D = the rows of S in the order rows[0..m-1] */
-static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
+/* D = the rows of S in the order rows[0..m-1]; assembled (perm = pos), the columns
+ * renumbered to positions, so that a row reads zc directly */
+static lcp_status csr_rows(const lcp_csr *S, const int *rows, const int *perm, int m,
+                           lcp_csr *D)
 {
     lcp_status st = lcp_csr_alloc(D, m, S->ncol, LCP_CSR_NNZ(S));
     if (st != LCP_OK) return st;
@@ -166,7 +190,7 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
     for (int t = 0; t < m; t++) {
         int i = rows[t];
         for (int k = S->p[i]; k < S->p[i + 1]; k++, nz++) {
-            D->j[nz] = S->j[k];
+            D->j[nz] = perm ? perm[S->j[k]] : S->j[k];
             D->x[nz] = S->x[k];
         }
         D->p[t + 1] = nz;
@@ -179,8 +203,12 @@ static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
 {
     const lcp_problem *P = c->P;
     int m = P->m;
-    lcp_status st = csr_rows(c->mf ? &P->J : &P->A, c->rows, m, &c->R);
-    if (st == LCP_OK && c->mf) st = csr_rows(&c->op.B, c->rows, m, &c->Bc);
+    c->pos = lcp_malloc((size_t)m + 1, sizeof(int));
+    c->zc = lcp_calloc((size_t)m + 1, sizeof(double));
+    if (!c->pos || !c->zc) return LCP_ERR_NOMEM;
+    for (int t = 0; t < m; t++) c->pos[c->rows[t]] = t;
+    lcp_status st = csr_rows(c->mf ? &P->J : &P->A, c->rows, c->mf ? NULL : c->pos, m, &c->R);
+    if (st == LCP_OK && c->mf) st = csr_rows(&c->op.B, c->rows, NULL, m, &c->Bc);
     if (st != LCP_OK) return st;
     c->q = lcp_malloc((size_t)m + 1, sizeof(double));
     c->lo = lcp_malloc((size_t)m + 1, sizeof(double));
@@ -197,26 +225,49 @@ static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
         c->hi[t] = P->hi[i];
         c->step[t] = opt->omega / c->op.diag[i];        /* the same step as pgs */
         c->E[t] = P->E ? P->E[i] : 0.0;
-        if (c->f) c->f[t] = P->findex[i];
+        if (c->f) c->f[t] = P->findex[i] >= 0 ? c->pos[P->findex[i]] : -1;
     }
     return LCP_OK;
 }
 
+/* The static split: colour col's blocks [cut_k, cut_{k+1}) go to thread k, the k-th of T
+ * equal shares of its blocks.  Rows being ordered by their first body in each colour, a
+ * thread has about the same range of bodies in every colour (their u, and the z of their
+ * rows, stay in its cache) and the same number of rows (the smaller body of a contact is
+ * its first, so equal ranges of bodies would not be equal shares of rows); the blocks,
+ * and so the residual sums, do not depend on T. */
+static void color_split(color_ctx *c)
+{
+    for (int col = 0; col < c->ncolors; col++) {
+        int *cut = c->cut + (size_t)col * (c->T + 1);
+        long nb = c->bp[col + 1] - c->bp[col];
+        for (int k = 0; k <= c->T; k++) cut[k] = c->bp[col] + (int)(nb * k / c->T);
+    }
+}
+
 /* the rows of blocks [b0, b1) of colour col; the same row arithmetic as pgs (pgs adds
- * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z) */
+ * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z).
+ * Matrix-free, the lines of u that row t + AHEAD will read and write are fetched for
+ * writing while row t runs (they were last written by whichever thread ran that body in
+ * an earlier colour). */
+enum { AHEAD = 6 };
 static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int col, int b0,
                                                                int b1, const int mf)
 {
     const lcp_csr *R = &c->R, *B = &c->Bc;
-    double *z = c->z, *u = c->op.u;
+    double *z = c->zc, *u = c->op.u;
     const int hasE = c->P->E != NULL;
     int end = c->colptr[col + 1];
+    int last = c->colptr[col] + (b1 - c->bp[col]) * BLOCK;
+    if (last > end) last = end;
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
         int t0 = c->colptr[col] + (b - c->bp[col]) * BLOCK;
         int t1 = t0 + BLOCK < end ? t0 + BLOCK : end;
         for (int t = t0; t < t1; t++) {
-            int i = c->rows[t];
+            if (mf && t + AHEAD < last)
+                for (int k = B->p[t + AHEAD]; k < B->p[t + AHEAD + 1]; k++)
+                    __builtin_prefetch(&u[B->j[k]], 1, 3);
             double lo = c->lo[t], hi = c->hi[t];
             if (c->f && c->f[t] >= 0) {                      /* friction: lcp_row_bounds */
                 double zn = fabs(z[c->f[t]]);
@@ -226,46 +277,43 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
             double r = c->q[t];                                       /* r_i = (A z + q)_i */
             if (mf) {
                 for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
-                if (hasE) r += c->E[t] * z[i];
+                if (hasE) r += c->E[t] * z[t];
             } else {
                 for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
             }
-            double rho = z[i] - lcp_mid(lo, z[i] - r, hi);           /* row as visited */
+            double rho = z[t] - lcp_mid(lo, z[t] - r, hi);           /* row as visited */
             e2 += rho * rho;
-            double zi = lcp_mid(lo, z[i] - c->step[t] * r, hi);
-            double dz = zi - z[i];
+            double zi = lcp_mid(lo, z[t] - c->step[t] * r, hi);
+            double dz = zi - z[t];
             if (mf && dz != 0.0)                                      /* u += B_i^T dz */
                 for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
-            z[i] = zi;
+            z[t] = zi;
+            c->z[c->rows[t]] = zi;                         /* the caller's z, in place */
         }
         c->part[b] = e2;
     }
 }
 
-/* Each thread takes the next chunk (in colour order) once every block of the chunk's
- * previous colour is finished, runs it and counts its blocks as finished.  No barrier: a
- * thread waits only for blocks still running, so a thread that is descheduled between
- * chunks (this machine is shared) holds nothing up, and small colours (the greedy
- * colouring ends with colours of a few rows) cost a wait on a counter, not a barrier.
- * Which thread runs a chunk does not matter: rows of one colour touch disjoint data and
- * each block writes its own partial sum. */
+static void wait_for(atomic_int *a, int want)
+{
+    for (long spin = 0; atomic_load(a) != want; spin++)
+        if (spin > 2000) sched_yield();
+}
+
+/* Thread tid runs its blocks of each colour, once every thread has finished the previous
+ * colour (a counter per colour; a thread waits only for work still running). */
 static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
-    (void)tid;
-    int k = atomic_load(&c->next);
-    while (k < c->nch) {
-        int col = c->chc[k];
-        if (col > 0) {                             /* the previous colour must be done */
-            int need = c->bp[col] - c->bp[col - 1];
-            for (long spin = 0; atomic_load(&c->done[col - 1]) != need; spin++)
-                if (spin > 2000) sched_yield();
+    int T = c->T;
+    for (int col = 0; col < c->ncolors; col++) {
+        if (col > 0) wait_for(&c->done[col - 1], T);
+        const int *cut = c->cut + (size_t)col * (T + 1);
+        if (cut[tid] < cut[tid + 1]) {
+            if (c->mf) color_blocks(c, col, cut[tid], cut[tid + 1], 1);
+            else color_blocks(c, col, cut[tid], cut[tid + 1], 0);
         }
-        if (!atomic_compare_exchange_weak(&c->next, &k, k + 1)) continue;   /* k reloaded */
-        if (c->mf) color_blocks(c, col, c->chb[k], c->chb[k + 1], 1);
-        else color_blocks(c, col, c->chb[k], c->chb[k + 1], 0);
-        atomic_fetch_add(&c->done[col], c->chb[k + 1] - c->chb[k]);
-        k = atomic_load(&c->next);
+        atomic_fetch_add(&c->done[col], 1);
     }
 }
 
@@ -273,9 +321,11 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
 {
     color_ctx *c = vctx;
     (void)row;
-    if (k == 1) lcp_rowop_reset(&c->op, z);               /* u = Minv J^T z at the start */
+    if (k == 1) {               /* u = Minv J^T z and the colour-ordered z at the start */
+        lcp_rowop_reset(&c->op, z);
+        for (int t = 0; t < c->P->m; t++) c->zc[t] = z[c->rows[t]];
+    }
     c->z = z;
-    atomic_store(&c->next, 0);
     for (int col = 0; col < c->ncolors; col++) atomic_store(&c->done[col], 0);
     lcp_pool_run(c->pool, color_task, c);
     double e2 = 0.0;
@@ -322,22 +372,13 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
             int n = c.colptr[col + 1] - c.colptr[col];
             c.bp[col + 1] = c.bp[col] + (n + BLOCK - 1) / BLOCK;
         }
+        c.T = opt->threads;
         c.part = lcp_calloc((size_t)c.bp[c.ncolors] + 1, sizeof(double));
-        int nch = 0;                                       /* chunks: ceil(blocks / CHUNK) */
-        for (int col = 0; col < c.ncolors; col++)
-            nch += (c.bp[col + 1] - c.bp[col] + CHUNK - 1) / CHUNK;
-        c.chb = lcp_malloc((size_t)nch + 1, sizeof(int));
-        c.chc = lcp_malloc((size_t)nch + 1, sizeof(int));
+        c.cut = lcp_malloc((size_t)c.ncolors * ((size_t)c.T + 1) + 1, sizeof(int));
         c.done = lcp_malloc((size_t)c.ncolors + 1, sizeof(atomic_int));
-        if (!c.part || !c.chb || !c.chc || !c.done) st = LCP_ERR_NOMEM;
-        for (int col = 0; st == LCP_OK && col < c.ncolors; col++)
-            for (int b = c.bp[col]; b < c.bp[col + 1]; b += CHUNK) {
-                c.chb[c.nch] = b;
-                c.chc[c.nch++] = col;
-            }
-        if (st == LCP_OK) c.chb[c.nch] = c.bp[c.ncolors];
+        if (!c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
+        if (st == LCP_OK) color_split(&c);
         for (int col = 0; st == LCP_OK && col < c.ncolors; col++) atomic_init(&c.done[col], 0);
-        atomic_init(&c.next, 0);
     }
     if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
     if (st == LCP_OK) {
@@ -363,8 +404,9 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
     lcp_free(c.rows);
     lcp_free(c.bp);
     lcp_free(c.part);
-    lcp_free(c.chb);
-    lcp_free(c.chc);
+    lcp_free(c.cut);
+    lcp_free(c.pos);
+    lcp_free(c.zc);
     lcp_free(c.done);
     info->status = st;
     return st;

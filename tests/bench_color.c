@@ -1,20 +1,32 @@
 /* bench_color.c: the parallel solvers (issue "Performance", item 2).
+ *   bench_color [--rounds R] [--curve [N]] [instance folder ...]
  * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order) and pgs-color on each
  *    instance folder given as an argument, and their residuals after 1000 sweeps: what the
  *    colouring costs in sweeps; with the number of colours and the colouring's time.
- * 2. On a synthetic 3D contact problem with 10^5 rows (3 rows per contact, friction), the
- *    time of one sweep (slope of 41 sweeps against 1, which cancels the set-up and the
- *    colouring) of pgs, pgs-color on 1 and 2 threads, and jacobi on 1 and 2 threads; each
- *    round times them back to back and the report gives the median of ROUNDS paired
- *    speed-ups (1 thread / 2 threads) with their range.  Exits 1 when the median
- *    pgs-color speed-up on 2 threads is below 1.7 (the target).
+ * 2. On a synthetic 3D contact problem with 10^5 rows (3 rows per contact, friction, the
+ *    two bodies of a contact drawn at random among 22222), the time of one sweep (slope of
+ *    41 sweeps against 1, which cancels the set-up and the colouring) of pgs, pgs-color on
+ *    1 and 2 threads, and jacobi on 1 and 2 threads; each round (R, default 15) times them
+ *    back to back and the report gives the median of the paired speed-ups (1 thread / 2
+ *    threads) with their range, and the process CPU time per sweep on 2 threads / 1 (1 =
+ *    the threads do not slow each other down; above 1, sharing costs: cache lines moving
+ *    between the cores, waits).
  * 3. In the same rounds, what 2 threads can gain at all on this machine at that moment: a
  *    kernel with no shared data and no synchronisation (each thread runs 8 independent
  *    multiply-add chains; 2 threads on 2 free cores do twice the work of one in the same
- *    time) and a STREAM-style triad a = b + 3 c over 3 x 160 MB (memory bandwidth, 1 and 2
- *    threads), each the same work on 1 and on 2 threads.  The load average is printed at
- *    the start and at the end.
- * The machine is shared: run it when it is quiet, and read the range. */
+ *    time), timed on 1 and 2 threads just before pgs-color and on 2 threads just after,
+ *    and a STREAM-style triad a = b + 3 c over 3 x 160 MB (memory bandwidth, 1 and 2
+ *    threads).  A round is QUIET when the kernel gained >= 1.8 both before and after: the
+ *    pgs-color ratios are also given over the quiet rounds (on a shared machine, the rounds
+ *    in which two cores were free).  The load average is printed at the start and the end.
+ *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
+ *    over all rounds, or over the quiet rounds when at least a third of them were quiet.
+ * --curve [N]: instead of 2 and 3, the speed-up curve for 1..N threads (N: the online
+ *    cores by default): per thread count T, R rounds of pgs-color on 1 and T threads and
+ *    the kernel on 1 and T threads, medians and ranges of the ratios, and the CPU ratio.
+ * The machine is shared: run it when it is quiet, and read the range; on a loaded machine
+ * `chrt -f 1 bench_color` (root) keeps other processes off the cores while it times (each
+ * timing starts after 100 ms asleep, so the real-time throttle never cuts into one). */
 #define _DEFAULT_SOURCE /* getloadavg */
 #include "lcp.h"
 #include "testprob.h"
@@ -25,14 +37,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#define ROUNDS 15
+#define MAX_ROUNDS 200
+#define MAX_T 256
 
 static double cpu(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 100 ms asleep before each timing: run under a real-time policy (chrt, README
+ * "Performance"), the timed code then stays below the kernel's real-time share (95% of
+ * each second by default) and is never throttled in the middle of a timing */
+static void pause_briefly(void)
+{
+    struct timespec ts = {0, 100000000L};
+    nanosleep(&ts, NULL);
 }
 
 static double cpu_spent;   /* process CPU seconds of the last solve_time */
@@ -46,6 +69,7 @@ static double solve_time(const lcp_problem *P, const char *solver, int threads, 
     o.max_iter = sweeps;
     o.threads = threads;
     lcp_info info;
+    pause_briefly();
     double c0 = cpu(), t0 = now();
     lcp_solve(lcp_solver_find(solver), P, &o, z, &info);
     double t = now() - t0;
@@ -70,7 +94,7 @@ typedef struct kern {
 } kern;
 static double *ta, *tb, *tc;
 static volatile double sink;
-enum { TRIAD_N = 20000000, CHAIN_ITERS = 40000000 };
+enum { TRIAD_N = 20000000, CHAIN_ITERS = 20000000 };
 
 static void *chains(void *v)   /* 8 independent chains: the FP ports, no memory */
 {
@@ -95,8 +119,9 @@ static void *triad(void *v)    /* a = b + 3 c over this thread's share */
 
 static double kernel_time(void *(*f)(void *), int nt)
 {
-    pthread_t th[2];
-    kern k[2];
+    pthread_t th[MAX_T];
+    kern k[MAX_T];
+    pause_briefly();
     double t0 = now();
     for (int i = 0; i < nt; i++) {
         k[i] = (kern){i, nt, 0.0};
@@ -115,17 +140,32 @@ static void loadavg(const char *when)
     if (getloadavg(l, 3) == 3) printf("load average %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
 }
 
-int main(int argc, char **argv)
+/* median and range of x[0..n-1] (sorted in place) */
+typedef struct spread {
+    double med, lo, hi;
+    int n;
+} spread;
+static spread spread_of(double *x, int n)
 {
-    loadavg("at the start");
+    spread s = {0.0, 0.0, 0.0, n};
+    if (n == 0) return s;
+    qsort(x, (size_t)n, sizeof(double), cmp);
+    s.med = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    s.lo = x[0];
+    s.hi = x[n - 1];
+    return s;
+}
+
+static void instance_table(int nf, char **folders)
+{
     printf("%-26s %6s %7s %9s %10s %10s %10s %10s\n", "instance", "rows", "colours",
            "colour_s", "pgs", "pgs-color", "r@1000 pgs", "pgs-color");
-    for (int a = 1; a < argc; a++) {
+    for (int a = 0; a < nf; a++) {
         lcp_problem P;
         char msg[512];
-        if (lcp_read_instance(argv[a], &P, msg, sizeof msg) != LCP_OK) {
+        if (lcp_read_instance(folders[a], &P, msg, sizeof msg) != LCP_OK) {
             fprintf(stderr, "bench_color: %s\n", msg);
-            return 1;
+            exit(1);
         }
         double *z = calloc((size_t)P.m + 1, sizeof(double));
         lcp_options o;
@@ -139,17 +179,65 @@ int main(int argc, char **argv)
         o.max_iter = 1000;
         lcp_solve(lcp_solver_find("pgs"), &P, &o, z, &rp);
         lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &rc);
-        size_t n = strlen(argv[a]);
-        while (n > 1 && argv[a][n - 1] == '/') n--;
+        size_t n = strlen(folders[a]);
+        while (n > 1 && folders[a][n - 1] == '/') n--;
         size_t b = n;
-        while (b > 0 && argv[a][b - 1] != '/') b--;
+        while (b > 0 && folders[a][b - 1] != '/') b--;
         printf("%-26.*s %6d %7d %9.2e %5d%-5s %5d%-5s %10.2e %10.2e\n", (int)(n - b),
-               argv[a] + b, P.m, ic.colors, ic.color_time, ip.iterations,
+               folders[a] + b, P.m, ic.colors, ic.color_time, ip.iterations,
                sp == LCP_OK ? "" : " cap", ic.iterations, sc == LCP_OK ? "" : " cap",
                rp.residual, rc.residual);
         free(z);
         lcp_problem_free(&P);
     }
+}
+
+/* the speed-up curve: pgs-color on 1 and T threads and the kernel on 1 and T, T = 1..N */
+static void curve(const lcp_problem *P, double *z, int N, int R)
+{
+    printf("\nspeed-up curve, pgs-color, %d paired rounds per thread count (medians, ranges)\n"
+           "%7s %9s %9s %17s %17s %17s\n", R, "threads", "ms/sweep", "ms 1 thr",
+           "speed-up", "kernel speed-up", "CPU T / CPU 1");
+    for (int T = 1; T <= N; T++) {
+        double s[MAX_ROUNDS], k[MAX_ROUNDS], c[MAX_ROUNDS], t1[MAX_ROUNDS], tT[MAX_ROUNDS];
+        for (int r = 0; r < R; r++) {
+            double c1, cT;
+            k[r] = kernel_time(chains, 1) / kernel_time(chains, T);
+            t1[r] = sweep_time(P, "pgs-color", 1, z, &c1);
+            tT[r] = sweep_time(P, "pgs-color", T, z, &cT);
+            s[r] = t1[r] / tT[r];
+            c[r] = cT / c1;
+        }
+        spread ss = spread_of(s, R), ks = spread_of(k, R), cs = spread_of(c, R);
+        spread a = spread_of(tT, R), b = spread_of(t1, R);
+        printf("%7d %9.3f %9.3f %5.2f (%4.2f-%4.2f) %5.2f (%4.2f-%4.2f) %5.2f (%4.2f-%4.2f)\n",
+               T, 1e3 * a.med, 1e3 * b.med, ss.med, ss.lo, ss.hi, ks.med, ks.lo, ks.hi,
+               cs.med, cs.lo, cs.hi);
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int R = 15, N = 0, nf = 0;
+    char **folders = calloc((size_t)argc + 1, sizeof(char *));
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--rounds") && a + 1 < argc) {
+            R = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--curve")) {
+            N = (int)sysconf(_SC_NPROCESSORS_ONLN);
+            if (a + 1 < argc && argv[a + 1][0] >= '0' && argv[a + 1][0] <= '9') N = atoi(argv[++a]);
+        } else {
+            folders[nf++] = argv[a];
+        }
+    }
+    if (R < 1 || R > MAX_ROUNDS || N < 0 || N > MAX_T) {
+        fprintf(stderr, "bench_color: --rounds 1..%d, --curve 1..%d\n", MAX_ROUNDS, MAX_T);
+        return 2;
+    }
+    loadavg("at the start");
+    instance_table(nf, folders);
+    free(folders);
     lcp_problem P;
     if (tp_contact(&P, 6, 22222, 33334, 2, 0.5, 1e-3, 1) != 0) return 1;
     double *z = calloc((size_t)P.m, sizeof(double));
@@ -161,24 +249,36 @@ int main(int argc, char **argv)
     lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &info);
     printf("\nsynthetic 3D contact problem: %d rows, %d bodies, %d colours (colouring %.3f s)\n",
            P.m, P.n / 6, info.colors, info.color_time);
-    double tp[ROUNDS], tc1[ROUNDS], tc2[ROUNDS], tj1[ROUNDS], tj2[ROUNDS];
-    double sc[ROUNDS], sj[ROUNDS], cp[ROUNDS], cc[ROUNDS], c1, c2, cj;
-    double kc[ROUNDS], kt[ROUNDS], bw1[ROUNDS], bw2[ROUNDS], eff[ROUNDS];
+    if (N > 0) {
+        curve(&P, z, N, R);
+        loadavg("at the end");
+        free(z);
+        lcp_problem_free(&P);
+        return 0;
+    }
+    static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
+        tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],
+        kc[MAX_ROUNDS], kt[MAX_ROUNDS], bw1[MAX_ROUNDS], bw2[MAX_ROUNDS], eff[MAX_ROUNDS],
+        qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS];
+    double c1, c2, cj, cpgs;
+    int nq = 0;
     ta = calloc(TRIAD_N, sizeof(double));
     tb = calloc(TRIAD_N, sizeof(double));
     tc = calloc(TRIAD_N, sizeof(double));
     if (!ta || !tb || !tc) return 1;
     for (long i = 0; i < TRIAD_N; i++) tb[i] = 1.0, tc[i] = 2.0;
-    for (int r = 0; r < ROUNDS; r++) {
+    for (int r = 0; r < R; r++) {
         double k1 = kernel_time(chains, 1), k2 = kernel_time(chains, 2);
+        tc1[r] = sweep_time(&P, "pgs-color", 1, z, &c1);
+        tc2[r] = sweep_time(&P, "pgs-color", 2, z, &c2);
+        double k2b = kernel_time(chains, 2);
         double t1 = kernel_time(triad, 1), t2 = kernel_time(triad, 2);
         kc[r] = k1 / k2;
         kt[r] = t1 / t2;
         bw1[r] = 4.0 * 24.0 * TRIAD_N / t1 * 1e-9;
         bw2[r] = 4.0 * 24.0 * TRIAD_N / t2 * 1e-9;
-        tp[r] = sweep_time(&P, "pgs", 1, z, &cj);
-        tc1[r] = sweep_time(&P, "pgs-color", 1, z, &c1);
-        tc2[r] = sweep_time(&P, "pgs-color", 2, z, &c2);
+        tp[r] = sweep_time(&P, "pgs", 1, z, &cpgs);
+        c1p[r] = c1 / cpgs;
         tj1[r] = sweep_time(&P, "jacobi", 1, z, &cj);
         tj2[r] = sweep_time(&P, "jacobi", 2, z, &cj);
         cc[r] = c2 / c1;
@@ -186,47 +286,51 @@ int main(int argc, char **argv)
         sj[r] = tj1[r] / tj2[r];
         cp[r] = tp[r] / tc2[r];
         eff[r] = sc[r] / kc[r];
+        if (k1 / k2 >= 1.8 && k1 / k2b >= 1.8) {
+            qs[nq] = sc[r];
+            qc[nq] = cc[r];
+            qk[nq++] = k1 / k2;
+        }
     }
-    qsort(kc, ROUNDS, sizeof(double), cmp);
-    qsort(kt, ROUNDS, sizeof(double), cmp);
-    qsort(bw1, ROUNDS, sizeof(double), cmp);
-    qsort(bw2, ROUNDS, sizeof(double), cmp);
-    qsort(eff, ROUNDS, sizeof(double), cmp);
-    qsort(sc, ROUNDS, sizeof(double), cmp);
-    qsort(sj, ROUNDS, sizeof(double), cmp);
-    qsort(cp, ROUNDS, sizeof(double), cmp);
-    qsort(cc, ROUNDS, sizeof(double), cmp);
-    qsort(tp, ROUNDS, sizeof(double), cmp);
-    qsort(tc1, ROUNDS, sizeof(double), cmp);
-    qsort(tc2, ROUNDS, sizeof(double), cmp);
-    qsort(tj1, ROUNDS, sizeof(double), cmp);
-    qsort(tj2, ROUNDS, sizeof(double), cmp);
+    spread Kc = spread_of(kc, R), Kt = spread_of(kt, R), B1 = spread_of(bw1, R);
+    spread B2 = spread_of(bw2, R), Ef = spread_of(eff, R), Sc = spread_of(sc, R);
+    spread Sj = spread_of(sj, R), Cp = spread_of(cp, R), Cc = spread_of(cc, R);
+    spread Tp = spread_of(tp, R), T1 = spread_of(tc1, R), T2 = spread_of(tc2, R);
+    spread J1 = spread_of(tj1, R), J2 = spread_of(tj2, R);
+    spread C1p = spread_of(c1p, R);
+    spread Qs = spread_of(qs, nq), Qc = spread_of(qc, nq), Qk = spread_of(qk, nq);
     printf("median ms per sweep: pgs %.2f, pgs-color 1 thread %.2f, 2 threads %.2f; "
-           "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * tp[ROUNDS / 2],
-           1e3 * tc1[ROUNDS / 2], 1e3 * tc2[ROUNDS / 2], 1e3 * tj1[ROUNDS / 2],
-           1e3 * tj2[ROUNDS / 2]);
+           "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, 1e3 * T1.med, 1e3 * T2.med,
+           1e3 * J1.med, 1e3 * J2.med);
     printf("pgs-color speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f) of %d paired "
-           "(target >= 1.7)\n", sc[ROUNDS / 2], sc[0], sc[ROUNDS - 1], ROUNDS);
-    printf("pgs-color on 2 threads against serial pgs: median %.2f (range %.2f-%.2f)\n",
-           cp[ROUNDS / 2], cp[0], cp[ROUNDS - 1]);
+           "(target >= 1.7)\n", Sc.med, Sc.lo, Sc.hi, R);
     printf("pgs-color CPU time per sweep, 2 threads / 1 thread (both threads counted; 1 = "
-           "no work added by the split): median %.2f (range %.2f-%.2f)\n", cc[ROUNDS / 2],
-           cc[0], cc[ROUNDS - 1]);
-    printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", sj[ROUNDS / 2],
-           sj[0], sj[ROUNDS - 1]);
+           "no work added by the split): median %.2f (range %.2f-%.2f)\n", Cc.med, Cc.lo,
+           Cc.hi);
     printf("reference kernel (independent chains, no sharing) 2 threads / 1: median %.2f "
-           "(range %.2f-%.2f): what 2 threads could gain at the time\n", kc[ROUNDS / 2],
-           kc[0], kc[ROUNDS - 1]);
+           "(range %.2f-%.2f): what 2 threads could gain at the time\n", Kc.med, Kc.lo, Kc.hi);
     printf("pgs-color speed-up / reference kernel speed-up, same round: median %.2f "
-           "(range %.2f-%.2f)\n", eff[ROUNDS / 2], eff[0], eff[ROUNDS - 1]);
+           "(range %.2f-%.2f)\n", Ef.med, Ef.lo, Ef.hi);
+    if (nq > 0)
+        printf("quiet rounds (kernel >= 1.8 before and after pgs-color): %d of %d: pgs-color "
+               "speed-up median %.2f (range %.2f-%.2f), CPU ratio %.2f (%.2f-%.2f), kernel "
+               "%.2f (%.2f-%.2f)\n", nq, R, Qs.med, Qs.lo, Qs.hi, Qc.med, Qc.lo, Qc.hi,
+               Qk.med, Qk.lo, Qk.hi);
+    else
+        printf("quiet rounds (kernel >= 1.8 before and after pgs-color): none of %d\n", R);
+    printf("pgs-color on 2 threads against serial pgs: median %.2f (range %.2f-%.2f)\n",
+           Cp.med, Cp.lo, Cp.hi);
+    printf("pgs-color on 1 thread against serial pgs, medians: %.2f; CPU time per sweep, "
+           "paired: median %.2f (range %.2f-%.2f)\n", T1.med / Tp.med, C1p.med, C1p.lo, C1p.hi);
+    printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", Sj.med, Sj.lo,
+           Sj.hi);
     printf("triad: 1 thread %.1f GB/s, 2 threads %.1f GB/s (medians; 2/1 median %.2f, "
-           "range %.2f-%.2f)\n", bw1[ROUNDS / 2], bw2[ROUNDS / 2], kt[ROUNDS / 2], kt[0],
-           kt[ROUNDS - 1]);
+           "range %.2f-%.2f)\n", B1.med, B2.med, Kt.med, Kt.lo, Kt.hi);
     loadavg("at the end");
     free(ta);
     free(tb);
     free(tc);
     free(z);
     lcp_problem_free(&P);
-    return sc[ROUNDS / 2] < 1.7;
+    return (3 * nq >= R ? Qs.med : Sc.med) < 1.7;
 }

@@ -1,6 +1,7 @@
 /* test_color.c: the parallel solvers (pgs-color, threaded jacobi) on instance folders given
  * as arguments (the canonical scene instances) and on generated contact problems.
- *   - the colouring is valid: every row once, ascending within a colour, and no two rows of
+ *   - the colouring is valid: every row once, ordered within a colour by the first column of
+ *     J_i (matrix-free; the first body of the row), then by row, and no two rows of
  *     one colour share a column of J or of B = J Minv (matrix-free), are coupled through A
  *     (assembled) or through findex;
  *   - pgs-color after 40 sweeps equals, bit for bit, serial `pgs' with the ordering `perm'
@@ -24,6 +25,18 @@ static const char *base(const char *path, char *buf, size_t len)
     return s ? s + 1 : buf;
 }
 
+/* the order within a colour, written out: matrix-free, by the first column of J_i (the
+ * row's first body), then by row; assembled, by row.  < 0 when row a comes before row b */
+static int key(const lcp_problem *P, int mf, int a, int b)
+{
+    if (mf) {
+        int ka = P->J.p[a] < P->J.p[a + 1] ? P->J.j[P->J.p[a]] : P->n;
+        int kb = P->J.p[b] < P->J.p[b + 1] ? P->J.j[P->J.p[b]] : P->n;
+        if (ka != kb) return ka < kb ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
 /* 1 when the colouring is a valid partition with no conflict inside a colour */
 static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int nc, const int *cp,
                        const int *rows, char *why, size_t len)
@@ -38,8 +51,14 @@ static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int nc, c
     for (int c = 0; ok_ && c < nc; c++)
         for (int t = cp[c]; t < cp[c + 1]; t++) {
             int i = rows[t];
-            if (i < 0 || i >= m || seen[i]++ || (t > cp[c] && rows[t - 1] >= i)) {
-                snprintf(why, len, "row %d repeated, out of range or out of order", i);
+            if (i < 0 || i >= m || seen[i]++) {
+                snprintf(why, len, "row %d repeated or out of range", i);
+                ok_ = 0;
+                break;
+            }
+            if (t > cp[c] && !(key(P, mf, rows[t - 1], i) < 0)) {
+                snprintf(why, len, "rows %d, %d of colour %d out of order (first column, then "
+                         "row)", rows[t - 1], i, c);
                 ok_ = 0;
                 break;
             }
