@@ -7,6 +7,9 @@
  * Forms: assembled (CSR A, O(nnz(A)) per sweep) or matrix-free (J, Minv, E with
  * u = Minv J^T z; r_i = J_i u + E_i z_i + q_i; u += Minv J_i^T dz; O(nnz(J) + nnz(B)) per
  * sweep) through the shared row operator: both give the same iterates to rounding.
+ * Matrix-free from LCP_STREAM_MIN_ROWS rows, when u is reached at random (lcp_stream_pays),
+ * the rows are swept from the streaming layout built at the start of the solve (stream.c):
+ * the same iterates bit for bit, from one array in sweep order with u's bodies renumbered.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
  * Stopping test fused into the sweep (iterate.c): each row adds its natural-map residual
  * as visited, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i), one mid and one multiply-add.
@@ -95,9 +98,10 @@ static double seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The streaming layout in the order of the sweeps when it is fixed (stream.c), then the
- * row operator's B and u are freed: the records hold B.  A problem the layout cannot hold
- * (LCP_ERR_ARG) is swept in the plain form. */
+/* The streaming layout in the order of the sweeps when it is fixed (stream.c).  The row
+ * operator's u and a_ii are freed before it is built and its B and the steps after (the
+ * records hold them), to keep the peak low.  A problem the layout cannot hold (LCP_ERR_ARG)
+ * is swept in the plain form. */
 static lcp_status pgs_stream(pgs_ctx *c)
 {
     const int *order = NULL;
@@ -108,13 +112,20 @@ static lcp_status pgs_stream(pgs_ctx *c)
     default:
         break;
     }
+    lcp_free(c->op.u);
+    lcp_free(c->op.diag);
+    c->op.u = NULL;
+    c->op.diag = NULL;
     lcp_status st = lcp_stream_build(&c->st, c->P, &c->op.B, c->step, order);
-    if (st == LCP_ERR_ARG) return LCP_OK;
+    if (st == LCP_ERR_ARG) {
+        c->op.u = lcp_calloc((size_t)c->P->n, sizeof(double));
+        return c->op.u ? LCP_OK : LCP_ERR_NOMEM;
+    }
     if (st != LCP_OK) return st;
     c->streamed = 1;
     lcp_csr_free(&c->op.B);
-    lcp_free(c->op.u);
-    c->op.u = NULL;
+    lcp_free(c->step);
+    c->step = NULL;
     return LCP_OK;
 }
 
@@ -141,7 +152,8 @@ lcp_status lcp_pgs_solve_layout(const lcp_problem *P, const lcp_options *opt, do
     if (st == LCP_OK && !(c.step = lcp_malloc((size_t)P->m, sizeof(double)))) st = LCP_ERR_NOMEM;
     for (int i = 0; st == LCP_OK && i < P->m; i++) c.step[i] = opt->omega / c.op.diag[i];
     if (st == LCP_OK) st = lcp_order_init(&c.ord, P, opt, c.op.diag);
-    int stream = c.op.mf && (layout > 0 || (layout < 0 && P->m >= LCP_STREAM_MIN_ROWS));
+    int stream = c.op.mf && (layout > 0 || (layout < 0 && P->m >= LCP_STREAM_MIN_ROWS &&
+                                              lcp_stream_pays(P)));
     if (st == LCP_OK && stream) {
         double t0 = seconds();
         st = pgs_stream(&c);

@@ -63,7 +63,7 @@ static double solve_time(const lcp_problem *P, int sweeps, double *z, int layout
 }
 
 /* bytes one matrix-free sweep must move at least once in CSR form; *layout gets those of
- * the streaming layout (its records, z, and u read and written) */
+ * the streaming layout (its records, J's values, z, and u read and written) */
 static double sweep_bytes(const lcp_problem *P, double *layout)
 {
     lcp_csr B = {0};
@@ -75,7 +75,7 @@ static double sweep_bytes(const lcp_problem *P, double *layout)
     double *step = calloc((size_t)P->m + 1, sizeof(double));
     lcp_stream S;
     if (step && lcp_stream_build(&S, P, &B, step, NULL) == LCP_OK) {
-        *layout = 8.0 * S.off[P->m] + 8.0 * m + 16.0 * n;
+        *layout = 8.0 * S.off[P->m] + 8.0 * LCP_CSR_NNZ(&P->J) + 8.0 * m + 16.0 * n;
         lcp_stream_free(&S);
     }
     free(step);

@@ -11,8 +11,9 @@
  *     one, z to 1e-8 relative to max |z|), except in the orderings error and mass, which
  *     sort by residuals and a_ii: the forms round those differently, so ties and near-ties
  *     order the rows differently.
- * Then lcp_solve on a problem of LCP_STREAM_MIN_ROWS rows (which takes the layout by
- * itself) equals the plain rows for 3 sweeps.
+ * Then lcp_solve on a problem of LCP_STREAM_MIN_ROWS rows whose bodies are drawn at random
+ * (which takes the layout by itself: lcp_stream_pays) equals the plain rows for 3 sweeps,
+ * and a problem whose columns are all near each other is found not to pay.
  * Usage: test_stream [INSTANCE_DIR]... */
 #include "lcp.h"
 #include "stream.h"
@@ -138,7 +139,10 @@ int main(int argc, char **argv)
     }
 
     lcp_problem P;
-    if (tp_contact(&P, 6, 400, 1200, 2, 0.5, 1e-3, 11) == 0) all_orders(&P, "random 3D friction");
+    if (tp_contact(&P, 6, 400, 1200, 2, 0.5, 1e-3, 11) == 0) {
+        ok(!lcp_stream_pays(&P), "random 3D friction: 2400 columns, all near: the layout does not pay");
+        all_orders(&P, "random 3D friction");
+    }
     else ok(0, "random 3D friction: built");
     lcp_problem_free(&P);
 
@@ -178,6 +182,8 @@ int main(int argc, char **argv)
         double bt1 = 0.0, bt2 = 0.0;
         lcp_status a = lcp_pgs_solve_layout(&P, &o, z1, &i1, -1, &bt1);
         lcp_status b = lcp_pgs_solve_layout(&P, &o, z2, &i2, 0, &bt2);
+        ok(lcp_stream_pays(&P), "%d rows on %d bodies drawn at random: the layout pays", P.m,
+           P.n / 6);
         ok(a == b && bt1 > 0.0 && bt2 == 0.0 && memcmp(z1, z2, sizeof(double) * (size_t)P.m) == 0,
            "%d rows: pgs takes the layout by itself, 3 sweeps bit for bit", P.m);
         lcp_solve(lcp_solver_find("pgs"), &P, &o, z2, &i2);
