@@ -9,10 +9,14 @@
  *              lo, hi, the step omega / a_ii and z (8 bytes a row each), E and findex when
  *              present, and u = Minv J^T z read and written (16 bytes a body coordinate)
  *   floor      bytes / bandwidth of the same round
- *   sweep      slope of pgs's solve time (tol < 0, 101 sweeps against 1)
- * ROUNDS rounds, each timing the triad then the sweep (paired: this machine's neighbours
- * change the bandwidth from one second to the next); prints the median ratio sweep / floor
- * and its range.
+ *   sweep      slope of pgs's solve time (tol < 0, 101 sweeps against 1), on the plain
+ *              matrix-free rows and through the streaming layout (lcp/stream.c; its build,
+ *              in both solves, cancels in the slope and is timed apart)
+ *   layout     the bytes the layout's sweep moves (its records, J's values, z, u read and
+ *              written), printed beside the floor's count with the ratio against them
+ * ROUNDS rounds, each timing the triad then the two sweeps (paired: this machine's
+ * neighbours change the bandwidth from one second to the next); prints the median ratios
+ * sweep / floor, plain / layout, and their ranges.
  * With an instance folder, two child processes each read it (whole, or without A) and run
  * 20 matrix-free pgs sweeps, the one without A first; their peak RSS (getrusage of the
  * children, which keeps the largest) is printed.
