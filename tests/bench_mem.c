@@ -9,10 +9,14 @@
  *              lo, hi, the step omega / a_ii and z (8 bytes a row each), E and findex when
  *              present, and u = Minv J^T z read and written (16 bytes a body coordinate)
  *   floor      bytes / bandwidth of the same round
- *   sweep      slope of pgs's solve time (tol < 0, 101 sweeps against 1)
- * ROUNDS rounds, each timing the triad then the sweep (paired: this machine's neighbours
- * change the bandwidth from one second to the next); prints the median ratio sweep / floor
- * and its range.
+ *   sweep      slope of pgs's solve time (tol < 0, 101 sweeps against 1), on the plain
+ *              matrix-free rows and through the streaming layout (lcp/stream.c; its build,
+ *              in both solves, cancels in the slope and is timed apart)
+ *   layout     the bytes the layout's sweep moves (its records, J's values, z, u read and
+ *              written), printed beside the floor's count with the ratio against them
+ * ROUNDS rounds, each timing the triad then the two sweeps (paired: this machine's
+ * neighbours change the bandwidth from one second to the next); prints the median ratios
+ * sweep / floor, plain / layout, and their ranges.
  * With an instance folder, two child processes each read it (whole, or without A) and run
  * 20 matrix-free pgs sweeps, the one without A first; their peak RSS (getrusage of the
  * children, which keeps the largest) is printed.
@@ -22,6 +26,7 @@
 #include "lcp.h"
 #include "testprob.h"
 #include "benchclock.h"
+#include "stream.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +51,8 @@ static double triad(double *a, const double *b, const double *c)
     return best;
 }
 
-static double solve_time(const lcp_problem *P, int sweeps, double *z)
+/* seconds of a matrix-free pgs solve of `sweeps' sweeps, the layout as asked (stream.h) */
+static double solve_time(const lcp_problem *P, int sweeps, double *z, int layout, double *build)
 {
     lcp_options o;
     lcp_options_default(&o);
@@ -54,45 +60,71 @@ static double solve_time(const lcp_problem *P, int sweeps, double *z)
     o.max_iter = sweeps;
     o.form = LCP_FORM_MATRIX_FREE;
     lcp_info info;
+    for (int i = 0; i < P->m; i++) z[i] = 0.0;
     double t0 = now();
-    lcp_solve(lcp_solver_find("pgs"), P, &o, z, &info);
+    lcp_pgs_solve_layout(P, &o, z, &info, layout, build);
     return now() - t0;
 }
 
-/* bytes one matrix-free sweep must move at least once */
-static double sweep_bytes(const lcp_problem *P)
+/* bytes one matrix-free sweep must move at least once in CSR form; *layout gets those of
+ * the streaming layout (its records, J's values, z, and u read and written) */
+static double sweep_bytes(const lcp_problem *P, double *layout)
 {
     lcp_csr B = {0};
+    *layout = 0.0;
     if (lcp_csr_multiply(&P->J, &P->Minv, &B) != LCP_OK) return 0.0;
     double m = P->m, n = P->n;
     double b = 12.0 * LCP_CSR_NNZ(&P->J) + 12.0 * LCP_CSR_NNZ(&B) + 8.0 * (m + 1);
     b += 40.0 * m + (P->E ? 8.0 * m : 0.0) + (P->findex ? 4.0 * m : 0.0) + 16.0 * n;
+    double *step = calloc((size_t)P->m + 1, sizeof(double));
+    lcp_stream S;
+    if (step && lcp_stream_build(&S, P, &B, step, NULL) == LCP_OK) {
+        *layout = 8.0 * S.off[P->m] + 8.0 * LCP_CSR_NNZ(&P->J) + 8.0 * m + 16.0 * n;
+        lcp_stream_free(&S);
+    }
+    free(step);
     lcp_csr_free(&B);
     return b;
 }
 
+static void sorted(double *x) { qsort(x, ROUNDS, sizeof(double), cmp); }
+
 static void stream_case(const lcp_problem *P, const char *what, double *a, double *b, double *c)
 {
     double *z = calloc((size_t)P->m, sizeof(double));
-    double bytes = sweep_bytes(P), bw[ROUNDS], sw[ROUNDS], ratio[ROUNDS];
+    double lbytes, bytes = sweep_bytes(P, &lbytes), bw[ROUNDS], sw[ROUNDS], ls[ROUNDS];
+    double ratio[ROUNDS], lratio[ROUNDS], lown[ROUNDS], gain[ROUNDS], build[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
         bw[r] = triad(a, b, c);
-        for (int i = 0; i < P->m; i++) z[i] = 0.0;
-        sw[r] = (solve_time(P, 101, z) - solve_time(P, 1, z)) / 100;
+        sw[r] = (solve_time(P, 101, z, 0, NULL) - solve_time(P, 1, z, 0, NULL)) / 100;
+        double t1 = solve_time(P, 1, z, 1, &build[r]);
+        ls[r] = (solve_time(P, 101, z, 1, NULL) - t1) / 100;
         ratio[r] = sw[r] / (bytes / bw[r]);
+        lratio[r] = ls[r] / (bytes / bw[r]);
+        lown[r] = ls[r] / (lbytes / bw[r]);
+        gain[r] = sw[r] / ls[r];
     }
-    qsort(bw, ROUNDS, sizeof(double), cmp);
-    qsort(sw, ROUNDS, sizeof(double), cmp);
-    qsort(ratio, ROUNDS, sizeof(double), cmp);
+    sorted(bw), sorted(sw), sorted(ls), sorted(ratio), sorted(lratio), sorted(lown), sorted(gain);
+    sorted(build);
+    int h = ROUNDS / 2, e = ROUNDS - 1;
     printf("%s: rows %d, nnz(J) %d, body coordinates %d\n", what, P->m, LCP_CSR_NNZ(&P->J), P->n);
-    printf("  triad bandwidth %.2f GB/s (median of %d rounds, %.2f to %.2f)\n", bw[ROUNDS / 2] / 1e9,
-           ROUNDS, bw[0] / 1e9, bw[ROUNDS - 1] / 1e9);
+    printf("  triad bandwidth %.2f GB/s (median of %d rounds, %.2f to %.2f)\n", bw[h] / 1e9,
+           ROUNDS, bw[0] / 1e9, bw[e] / 1e9);
     printf("  bytes per sweep %.1f MB (%.0f a row); floor %.3f ms at the median bandwidth\n",
-           bytes / 1e6, bytes / P->m, 1e3 * bytes / bw[ROUNDS / 2]);
-    printf("  sweep %.3f ms median (%.3f to %.3f), %.1f ns a row\n", 1e3 * sw[ROUNDS / 2],
-           1e3 * sw[0], 1e3 * sw[ROUNDS - 1], 1e9 * sw[ROUNDS / 2] / P->m);
-    printf("  sweep / floor %.2f median of %d paired (%.2f to %.2f) (target <= 1.15)\n",
-           ratio[ROUNDS / 2], ROUNDS, ratio[0], ratio[ROUNDS - 1]);
+           bytes / 1e6, bytes / P->m, 1e3 * bytes / bw[h]);
+    printf("  plain rows: sweep %.3f ms median (%.3f to %.3f), %.1f ns a row\n", 1e3 * sw[h],
+           1e3 * sw[0], 1e3 * sw[e], 1e9 * sw[h] / P->m);
+    printf("  plain rows: sweep / floor %.2f median of %d paired (%.2f to %.2f)\n", ratio[h],
+           ROUNDS, ratio[0], ratio[e]);
+    printf("  layout: built in %.3f ms (median; %.3f to %.3f); %.1f MB a sweep (%.0f a row)\n",
+           1e3 * build[h], 1e3 * build[0], 1e3 * build[e], lbytes / 1e6, lbytes / P->m);
+    printf("  layout: sweep %.3f ms median (%.3f to %.3f), %.1f ns a row\n", 1e3 * ls[h],
+           1e3 * ls[0], 1e3 * ls[e], 1e9 * ls[h] / P->m);
+    printf("  layout: sweep / floor %.2f median of %d paired (%.2f to %.2f) (target <= 1.15)\n",
+           lratio[h], ROUNDS, lratio[0], lratio[e]);
+    printf("  layout: sweep / its own bytes' floor %.2f (%.2f to %.2f)\n", lown[h], lown[0],
+           lown[e]);
+    printf("  plain / layout sweep time %.2f (%.2f to %.2f)\n", gain[h], gain[0], gain[e]);
     fflush(stdout);
     free(z);
 }

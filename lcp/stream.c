@@ -1,0 +1,360 @@
+/* stream.c: the streaming layout of the matrix-free Gauss-Seidel sweep (README "Memory and
+ * the streaming floor").
+ *
+ * A matrix-free sweep reads, for each row in its order, J_i, B_i = (J Minv)_i with their
+ * columns, q_i, lo_i, hi_i, omega / a_ii, E_i, findex_i, and reads and writes u = Minv J^T z
+ * at the columns of its bodies.  In CSR form that is a dozen arrays, and once u (6 doubles a
+ * body) no longer fits in the core's cache it is reached at random: a row waits for memory
+ * about every other body.  The layout, built once per solve:
+ *   - the columns of J (u's coordinates) are renumbered in the order the sweep first
+ *     touches them (J's columns, then B's, row by row in the layout order), so that a
+ *     body's coordinates stay together and a sweep's first touches run forward in memory;
+ *   - each row is one record of 8-byte words, the records in the layout order in one array:
+ *       [row i | findex_i or -1] [record length | run counts] [J_i's first entry | 0]
+ *       omega/a_ii, J's runs [first new column | length] ...,
+ *       B's runs (only when B_i's columns differ from J_i's), B's values;
+ *     J's values, q, lo, hi and E are read where the problem holds them (in the natural
+ *     layout each is a stream in order): a copy would cost memory (8 bytes an entry of J,
+ *     32 a row), and a matrix-free solve of the 734k-row pile must stay under 400 MB;
+ *     a run is a stretch of consecutive new columns in J's (B's) column order, so a body's
+ *     six coordinates are one run and a contact row has two;
+ *   - while it updates row s the sweep prefetches the u of the row PF_AHEAD records ahead
+ *     (its runs' first and last coordinates) and its J values, so that the random reads of u overlap, and a
+ *     forward sweep prefetches the records PF_BYTES ahead; the array is asked for in
+ *     transparent huge pages (madvise).  One core reading one array gets about half the
+ *     triad's bandwidth from the hardware prefetchers alone: with the software prefetch
+ *     and the huge pages the 10^6-row sweep ran about 1.3x faster (measured under load).
+ * A permutation of u's coordinates only relabels memory: every row sums the same products
+ * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
+ * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).
+ * Orders: the records are laid out in the sweep's order when it is fixed (natural; reverse,
+ * mass, perm and height lay out their permutation; symmetric walks the natural layout
+ * forward and back); other orders (random, random8, error, ode8) visit the natural layout's
+ * records through the offsets.
+ * Cost: set-up O(nnz(J) + nnz(B) + m + n) time, memory nnz(B) values plus 4 words a row
+ * and 1 word a run, plus 2 ints a row and an int and a double a column (B's CSR, u, the
+ * steps and a_ii can then be freed); a sweep reads the records and J's values once in order.
+ */
+#include "stream.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <string.h>
+
+#define PF_AHEAD 8       /* records between a row and the row whose u it prefetches */
+#define PF_BYTES 4096    /* how far ahead a forward sweep prefetches its records */
+#define HUGE ((uintptr_t)2 << 20) /* a transparent huge page */
+#define HEAD 4           /* words before the runs: [i|findex] [length|runs] [J_i's offset|0] step */
+#define SAMPLE 8         /* lcp_stream_pays looks at every SAMPLE-th row */
+#define NEAR 4096        /* columns (32 KB of u) within which a row's body counts as near */
+#define JUMPS 0.15       /* the share of rows that must reach a far body for the layout */
+#define RUN_MAX 0x7fff   /* runs of J or B in a record (15 bits each in the header) */
+
+static inline void put2(double *w, int a, int b)
+{
+    int32_t v[2] = {a, b};
+    memcpy(w, v, sizeof v);
+}
+
+static inline void get2(const double *w, int32_t v[2])
+{
+    memcpy(v, w, 2 * sizeof(int32_t));
+}
+
+/* runs of row i of A in the new numbering col[]: count, and written to w when not NULL */
+static int runs_of(const lcp_csr *A, int i, const int *col, double *w)
+{
+    int nr = 0, start = 0, len = 0;
+    for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+        int c = col[A->j[k]];
+        if (len > 0 && c == start + len) {
+            len++;
+            continue;
+        }
+        if (len > 0 && w) put2(w + nr - 1, start, len);
+        start = c;
+        len = 1;
+        nr++;
+    }
+    if (len > 0 && w) put2(w + nr - 1, start, len);
+    return nr;
+}
+
+static int same_pattern(const lcp_csr *J, const lcp_csr *B, int i)
+{
+    if (J->p[i + 1] - J->p[i] != B->p[i + 1] - B->p[i]) return 0;
+    for (int k = 0; k < J->p[i + 1] - J->p[i]; k++)
+        if (J->j[J->p[i] + k] != B->j[B->p[i] + k]) return 0;
+    return 1;
+}
+
+void lcp_stream_free(lcp_stream *s)
+{
+    if (!s) return;
+    lcp_free(s->w);
+    lcp_free(s->off);
+    lcp_free(s->pos);
+    lcp_free(s->col);
+    lcp_free(s->u);
+    memset(s, 0, sizeof *s);
+}
+
+lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
+                            const double *step, const int *order)
+{
+    memset(s, 0, sizeof *s);
+    const lcp_csr *J = &P->J;
+    int m = P->m, n = J->ncol;
+    s->m = m;
+    s->n = n;
+    s->has_e = P->E != NULL;
+    s->natural = order == NULL;
+    s->jx = J->x;
+    s->q = P->q;
+    s->lo = P->lo;
+    s->hi = P->hi;
+    s->E = P->E;
+    s->off = lcp_malloc((size_t)m + 1, sizeof(int));
+    s->pos = lcp_malloc((size_t)m + 1, sizeof(int));
+    s->col = lcp_malloc((size_t)n + 1, sizeof(int));
+    s->u = lcp_calloc((size_t)n + 1, sizeof(double));
+    if (!s->off || !s->pos || !s->col || !s->u) {
+        lcp_stream_free(s);
+        return LCP_ERR_NOMEM;
+    }
+    for (int c = 0; c < n; c++) s->col[c] = -1;             /* columns by first touch */
+    int next = 0;
+    for (int t = 0; t < m; t++) {
+        int i = order ? order[t] : t;
+        for (int k = J->p[i]; k < J->p[i + 1]; k++)
+            if (s->col[J->j[k]] < 0) s->col[J->j[k]] = next++;
+        for (int k = B->p[i]; k < B->p[i + 1]; k++)
+            if (s->col[B->j[k]] < 0) s->col[B->j[k]] = next++;
+    }
+    for (int c = 0; c < n; c++)
+        if (s->col[c] < 0) s->col[c] = next++;              /* untouched: at the end */
+    long words = 0;                                         /* record offsets */
+    for (int t = 0; t < m; t++) {
+        int i = order ? order[t] : t;
+        int rj = runs_of(J, i, s->col, NULL);
+        int shared = same_pattern(J, B, i);
+        int rb = shared ? 0 : runs_of(B, i, s->col, NULL);
+        long len = HEAD + rj + rb + (B->p[i + 1] - B->p[i]);
+        if (rj > RUN_MAX || rb > RUN_MAX || words + len > INT_MAX) {
+            lcp_stream_free(s);
+            return LCP_ERR_ARG;
+        }
+        s->off[t] = (int)words;
+        s->pos[i] = t;
+        words += len;
+    }
+    s->off[m] = (int)words;
+    s->w = lcp_malloc((size_t)words + 1, sizeof(double));
+    if (!s->w) {
+        lcp_stream_free(s);
+        return LCP_ERR_NOMEM;
+    }
+#ifdef MADV_HUGEPAGE
+    {
+        uintptr_t a = ((uintptr_t)s->w + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+        uintptr_t e = ((uintptr_t)(s->w + words + 1)) & ~(uintptr_t)(HUGE - 1);
+        if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);  /* a hint: fewer TLB misses */
+    }
+#endif
+    for (int t = 0; t < m; t++) {
+        int i = order ? order[t] : t;
+        double *w = s->w + s->off[t];
+        int shared = same_pattern(J, B, i);
+        double *p = w + HEAD;
+        int rj = runs_of(J, i, s->col, p);
+        p += rj;
+        int rb = shared ? 0 : runs_of(B, i, s->col, p);
+        p += rb;
+        for (int k = B->p[i]; k < B->p[i + 1]; k++) *p++ = B->x[k];
+        put2(w, i, P->findex ? P->findex[i] : -1);
+        put2(w + 1, s->off[t + 1] - s->off[t], rj | rb << 15 | shared << 30);
+        put2(w + 2, J->p[i], 0);
+        w[3] = step[i];
+    }
+    return LCP_OK;
+}
+
+void lcp_stream_reset(lcp_stream *s, const double *z)
+{
+    memset(s->u, 0, (size_t)s->n * sizeof(double));
+    for (int i = 0; i < s->m; i++) {                       /* rows in natural order */
+        const double *w = s->w + s->off[s->pos[i]];
+        int32_t h[2];
+        get2(w + 1, h);
+        int rj = h[1] & RUN_MAX, rb = h[1] >> 15 & RUN_MAX, shared = h[1] >> 30;
+        const double *runs = w + HEAD, *x = runs + rj;              /* B's values */
+        if (!shared) {
+            runs = x;
+            x += rb;
+        } else rb = rj;
+        for (int a = 0; a < rb; a++) {
+            int32_t r[2];
+            get2(runs + a, r);
+            for (int c = r[0]; c < r[0] + r[1]; c++) s->u[c] += *x++ * z[i]; /* u += B_i^T z_i */
+        }
+    }
+}
+
+static inline void prefetch_u(const double *w, const double *jx, const double *u)
+{
+    int32_t h[2];
+    get2(w + 2, h);
+    __builtin_prefetch(jx + h[0], 0, 3);                  /* J_i's values */
+    __builtin_prefetch(jx + h[0] + 8, 0, 3);
+    get2(w + 1, h);
+    int rj = h[1] & RUN_MAX;
+    const double *runs = w + HEAD;
+    for (int a = 0; a < rj; a++) {
+        int32_t r[2];
+        get2(runs + a, r);
+        __builtin_prefetch(u + r[0], 1, 3);
+        __builtin_prefetch(u + r[0] + r[1] - 1, 1, 3);
+    }
+}
+
+/* pgs's matrix-free row on one record; returns rho_i^2 (pgs.c, pgs_rows) */
+static inline __attribute__((always_inline)) double row(const double *w, const lcp_stream *s,
+                                                        double *z, double *u, const int has_e)
+{
+    int32_t h[2];
+    get2(w, h);
+    int i = h[0], f = h[1];
+    get2(w + 1, h);
+    int rj = h[1] & RUN_MAX, rb = h[1] >> 15 & RUN_MAX, shared = h[1] >> 30;
+    double lo = s->lo[i], hi = s->hi[i];
+    if (f >= 0) {                                          /* lcp_row_bounds */
+        double zn = fabs(z[f]);
+        lo = lo * zn;
+        hi = hi * zn;
+    }
+    get2(w + 2, h);
+    const double *runs = w + HEAD, *x = s->jx + h[0];          /* J_i's values: P's */
+    double r = s->q[i];                                       /* r_i = q_i + J_i u + E_i z_i */
+    for (int a = 0; a < rj; a++) {
+        int32_t rr[2];
+        get2(runs + a, rr);
+        const double *uu = u + rr[0];
+        if (rr[1] == 6) {                  /* a 3D body: straight-line, the same order */
+            r += x[0] * uu[0];
+            r += x[1] * uu[1];
+            r += x[2] * uu[2];
+            r += x[3] * uu[3];
+            r += x[4] * uu[4];
+            r += x[5] * uu[5];
+            x += 6;
+        } else if (rr[1] == 3) {           /* a 3D body's linear (or angular) part */
+            r += x[0] * uu[0];
+            r += x[1] * uu[1];
+            r += x[2] * uu[2];
+            x += 3;
+        } else
+            for (int c = 0; c < rr[1]; c++) r += *x++ * uu[c];
+    }
+    if (has_e) r += s->E[i] * z[i];
+    double rho = z[i] - lcp_mid(lo, z[i] - r, hi);
+    double zi = lcp_mid(lo, z[i] - w[3] * r, hi);
+    double dz = zi - z[i];
+    if (dz != 0.0) {                                       /* u += B_i^T dz */
+        x = runs + rj;                                     /* B's runs, or values */
+        if (!shared) {
+            runs = x;
+            x += rb;
+        } else rb = rj;
+        for (int a = 0; a < rb; a++) {
+            int32_t rr[2];
+            get2(runs + a, rr);
+            double *uu = u + rr[0];
+            if (rr[1] == 6) {
+                uu[0] += dz * x[0];
+                uu[1] += dz * x[1];
+                uu[2] += dz * x[2];
+                uu[3] += dz * x[3];
+                uu[4] += dz * x[4];
+                uu[5] += dz * x[5];
+                x += 6;
+            } else if (rr[1] == 3) {
+                uu[0] += dz * x[0];
+                uu[1] += dz * x[1];
+                uu[2] += dz * x[2];
+                x += 3;
+            } else
+                for (int c = 0; c < rr[1]; c++) uu[c] += dz * *x++;
+        }
+    }
+    z[i] = zi;
+    return rho * rho;
+}
+
+static inline __attribute__((always_inline)) double sweep_as(const lcp_stream *s, double *z, int dir,
+                                                             const int *perm, const int has_e)
+{
+    double e2 = 0.0, *u = s->u;
+    const double *jx = s->jx;
+    const int m = s->m, *off = s->off;
+    if (dir > 0) {                                          /* the records in order */
+        const double *w = s->w, *ahead = s->w;
+        int32_t h[2];
+        for (int t = 0; t < PF_AHEAD && t < m; t++) {
+            get2(ahead + 1, h);
+            ahead += h[0];
+        }
+        for (int t = 0; t < m; t++) {
+            if (t + PF_AHEAD < m) {
+                prefetch_u(ahead, jx, u);
+                get2(ahead + 1, h);
+                ahead += h[0];
+            }
+            get2(w + 1, h);
+            for (const char *a = (const char *)w + PF_BYTES; a < (const char *)(w + h[0]) + PF_BYTES;
+                 a += 64)
+                __builtin_prefetch(a, 0, 3);                /* the records ahead */
+            e2 += row(w, s, z, u, has_e);
+            w += h[0];
+        }
+    } else if (dir < 0) {                                   /* backward */
+        for (int t = m - 1; t >= 0; t--) {
+            if (t - PF_AHEAD >= 0) prefetch_u(s->w + off[t - PF_AHEAD], jx, u);
+            e2 += row(s->w + off[t], s, z, u, has_e);
+        }
+    } else {                                                /* rows in the order perm */
+        const int *pos = s->natural ? NULL : s->pos;
+        for (int t = 0; t < m; t++) {
+            if (t + PF_AHEAD < m) {
+                int i = perm[t + PF_AHEAD];
+                prefetch_u(s->w + off[pos ? pos[i] : i], jx, u);
+            }
+            int i = perm[t];
+            e2 += row(s->w + off[pos ? pos[i] : i], s, z, u, has_e);
+        }
+    }
+    return e2;
+}
+
+double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm)
+{
+    return s->has_e ? sweep_as(s, z, dir, perm, 1) : sweep_as(s, z, dir, perm, 0);
+}
+
+int lcp_stream_pays(const lcp_problem *P)
+{
+    const lcp_csr *J = &P->J;
+    long seen = 0, far = 0;
+    for (int i = 1; i < P->m; i += SAMPLE) {
+        int jump = 0;
+        for (int k = J->p[i]; k < J->p[i + 1] && !jump; k++) {
+            int near = 0;
+            for (int q = J->p[i - 1]; q < J->p[i] && !near; q++)
+                near = abs(J->j[q] - J->j[k]) <= NEAR;
+            jump = !near;
+        }
+        seen++;
+        far += jump;
+    }
+    return seen > 0 && (double)far >= JUMPS * (double)seen;
+}

@@ -1,0 +1,56 @@
+/* stream.h: the streaming layout of the matrix-free Gauss-Seidel sweep (stream.c), inside
+ * liblcp only.  pgs builds it at set-up when the problem is large (LCP_STREAM_MIN_ROWS);
+ * the tests and benchmarks reach it through lcp_pgs_solve_layout. */
+#ifndef LCP_STREAM_H
+#define LCP_STREAM_H
+
+#include "lcp_internal.h"
+
+/* Below this many rows pgs sweeps J, B and the row vectors as they are: building the layout
+ * costs about 5 plain sweeps (13 ms at 10^5 rows) and saves about a third of one (README
+ * "Memory and the streaming floor"), so small problems, solved in a few sweeps each
+ * (a stepper's), would pay more than they gain. */
+#define LCP_STREAM_MIN_ROWS 50000
+
+typedef struct lcp_stream {
+    int m, n;
+    int has_e;       /* E present */
+    double *w;       /* the records in layout order, one array (words of 8 bytes) */
+    int *off;        /* m: word offset of the record at layout position s */
+    int *pos;        /* m: layout position of row i */
+    int *col;        /* n: new index of original column c (bodies renumbered by first touch) */
+    double *u;       /* n: u = Minv J^T z in the new numbering */
+    const double *jx; /* P's J values: a record names where its row's start */
+    const double *q, *lo, *hi, *E; /* P's */
+    int natural;     /* the layout order is 0..m-1 */
+} lcp_stream;
+
+/* 1 when the layout pays on P (what pgs asks from LCP_STREAM_MIN_ROWS rows): at least 15%
+ * of the rows (every 8th looked at) reach a column more than 4096 columns (32 KB of u)
+ * away from every column of the row before, i.e. u is reached at random.  Captured piles
+ * (bodies and contacts numbered in space) have 5%: their plain sweep already reads u in
+ * order, and the layout measured 0.9-1.0x its speed there; contacts between bodies drawn
+ * at random have 33% and sweep 1.2-1.3x faster with it (README "Memory and the streaming
+ * floor"). */
+int lcp_stream_pays(const lcp_problem *P);
+
+/* Build the records of P's rows in the order `order' (m rows, NULL = natural) from J, the
+ * row operator's B = J Minv and step_i = omega / a_ii.  LCP_ERR_NOMEM, or LCP_ERR_ARG when
+ * the layout cannot hold the problem (over 2^31 words, a row with 2^15 runs); the caller
+ * then sweeps the plain form. */
+lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
+                            const double *step, const int *order);
+/* u = Minv J^T z, the same sums in the same order as lcp_rowop_reset */
+void lcp_stream_reset(lcp_stream *s, const double *z);
+/* One sweep; dir 1 = layout order, -1 = reverse layout order, 0 = rows in the order perm.
+ * Returns sum rho_i^2 as pgs's fused test.  Same arithmetic as pgs's matrix-free rows. */
+double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm);
+void lcp_stream_free(lcp_stream *s);
+
+/* pgs with the layout chosen: layout < 0 by the size (what lcp_solve_pgs does), 0 the plain
+ * matrix-free (or assembled) rows, 1 the streaming layout whenever the form is matrix-free.
+ * *build_time (when not NULL) gets the seconds spent building the layout. */
+lcp_status lcp_pgs_solve_layout(const lcp_problem *P, const lcp_options *opt, double *z,
+                                lcp_info *info, int layout, double *build_time);
+
+#endif /* LCP_STREAM_H */
