@@ -984,6 +984,28 @@ static void cpl_free(ref_cpl *K)
     lcp_free(K->t2);
 }
 
+/* The end of a coupled try (ref_coupled, ref_ssn): a try that did not solve (and met no
+ * error) gives back z, the partition and the frozen bounds it started from (st0, z0, lo0,
+ * hi0); a solved one leaves the bounds its answer meets. */
+static void try_end(ref_ctx *C, double *z, int solved, lcp_status st, const signed char *st0,
+                    const double *z0, const double *lo0, const double *hi0)
+{
+    int m = C->m;
+    if (!solved && st == LCP_OK) {
+        memcpy(C->state, st0, (size_t)m);
+        memcpy(z, z0, (size_t)m * sizeof *z);
+        memcpy(C->lo, lo0, (size_t)m * sizeof *z);
+        memcpy(C->hi, hi0, (size_t)m * sizeof *z);
+        C->nff = -1;
+    }
+    for (int i = 0; solved && i < m; i++) {
+        double lo, hi;
+        lcp_row_bounds(C->P, z, i, &lo, &hi);
+        C->lo[i] = lo;
+        C->hi[i] = hi;
+    }
+}
+
 /* Coupled block steps from the current partition; *solved = 1 when one has no violator
  * (z, C->w, C->F and the frozen bounds C->lo, C->hi then describe it).  A try that fails
  * (more than REF_IPM_VIOL violators at the first step, or no progress) leaves z, the
@@ -1059,19 +1081,7 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
                 C->state[i] = ST_FREE;
         C->pivots += k;
     }
-    if (!*solved && st == LCP_OK) {                     /* as before the try */
-        memcpy(C->state, st0, (size_t)m);
-        memcpy(z, z0, (size_t)m * sizeof *z);
-        memcpy(C->lo, lo0, (size_t)m * sizeof *z);
-        memcpy(C->hi, hi0, (size_t)m * sizeof *z);
-        C->nff = -1;
-    }
-    for (int i = 0; *solved && i < m; i++) {            /* the bounds the answer meets */
-        double lo, hi;
-        lcp_row_bounds(C->P, z, i, &lo, &hi);
-        C->lo[i] = lo;
-        C->hi[i] = hi;
-    }
+    try_end(C, z, *solved, st, st0, z0, lo0, hi0);
     lcp_free(best);
     lcp_free(want);
     lcp_free(st0);
@@ -1233,20 +1243,8 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
         if (small >= REF_SSN_CRAWL) break;
         th = t;
     }
-    if (!*solved && st == LCP_OK) {                     /* as before the try */
-        memcpy(C->zn, z, (size_t)m * sizeof *z);
-        memcpy(C->state, st0, (size_t)m);
-        memcpy(z, z0, (size_t)m * sizeof *z);
-        memcpy(C->lo, lo0, (size_t)m * sizeof *z);
-        memcpy(C->hi, hi0, (size_t)m * sizeof *z);
-        C->nff = -1;
-    }
-    for (int i = 0; *solved && i < m; i++) {            /* the bounds the answer meets */
-        double lo, hi;
-        lcp_row_bounds(C->P, z, i, &lo, &hi);
-        C->lo[i] = lo;
-        C->hi[i] = hi;
-    }
+    if (!*solved && st == LCP_OK) memcpy(C->zn, z, (size_t)m * sizeof *z); /* last iterate */
+    try_end(C, z, *solved, st, st0, z0, lo0, hi0);
     lcp_free(st0);
     lcp_free(sb);
     lcp_free(want);

@@ -73,83 +73,88 @@ static void test_read(const char *dir, const char *name, const lcp_problem *P0)
        k - 1);
 }
 
+/* one solve, as the armed loop repeats it */
+typedef struct solve_call {
+    const lcp_solver *s;       /* a registered solver, or NULL: ref_solve with ro */
+    const lcp_problem *P;
+    lcp_options opt;
+    ref_options ro;
+    ref_stats rs;
+} solve_call;
+
+static lcp_status call(solve_call *c, double *z, lcp_info *info)
+{
+    return c->s ? lcp_solve(c->s, c->P, &c->opt, z, info)
+                : ref_solve(c->P, &c->opt, &c->ro, z, info, &c->rs);
+}
+
+/* k = 1, 2, ...: the k-th allocation refused gives out-of-memory with nothing live, and the
+ * first k the solve no longer reaches gives the unarmed answer bit for bit; returns the
+ * number of allocations (< 0: a defect, reported once as a diagnostic naming `what') */
+static long armed_loop(solve_call *c, const char *what, lcp_status *st0)
+{
+    lcp_info info;
+    int m = c->P->m;
+    double *z0 = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+    long live0 = lcp_tcov_live(), k, bad = 0;
+    *st0 = z0 ? call(c, z0, &info) : LCP_ERR_NOMEM;
+    for (k = 1; k < KMAX && z && z0; k++) {
+        lcp_tcov_arm(k);
+        lcp_status st = call(c, z, &info);
+        long failed = lcp_tcov_failed();
+        lcp_tcov_arm(0);
+        int good = failed ? st == LCP_ERR_NOMEM && info.status == st
+                          : st == *st0 && memcmp(z, z0, sizeof(double) * (size_t)m) == 0;
+        good = good && lcp_tcov_live() == live0;
+        if (!good && bad++ == 0)
+            tap_diag("%s, allocation %ld refused: %s (unarmed %s), %ld blocks live (want %ld)",
+                     what, k, lcp_status_str(st), lcp_status_str(*st0), lcp_tcov_live(), live0);
+        if (!failed) break;
+    }
+    free(z);
+    free(z0);
+    return bad == 0 && k > 1 && k < KMAX ? k - 1 : -1;
+}
+
 static void test_solver(const lcp_solver *s, const lcp_problem *P, const char *name,
                         lcp_form form, lcp_order order, int omega_auto)
 {
-    lcp_options opt;
-    lcp_info info;
-    int m = P->m;
-    double *z0 = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
-    lcp_options_default(&opt);
-    opt.form = form;
-    opt.order = order;
-    opt.omega_auto = omega_auto;
-    opt.max_iter = 50;
-    long live0 = lcp_tcov_live(), k, bad = 0;
-    lcp_status st0 = lcp_solve(s, P, &opt, z0, &info);
-    for (k = 1; k < KMAX && z && z0; k++) {
-        lcp_tcov_arm(k);
-        lcp_status st = lcp_solve(s, P, &opt, z, &info);
-        long failed = lcp_tcov_failed();
-        lcp_tcov_arm(0);
-        int good = failed ? st == LCP_ERR_NOMEM && info.status == st
-                          : st == st0 && memcmp(z, z0, sizeof(double) * (size_t)m) == 0;
-        good = good && lcp_tcov_live() == live0;
-        if (!good && bad++ == 0)
-            tap_diag("%s on %s (%s), allocation %ld refused: %s (unarmed %s), %ld blocks live "
-                     "(want %ld)", s->name, name, lcp_form_name(form), k, lcp_status_str(st),
-                     lcp_status_str(st0), lcp_tcov_live(), live0);
-        if (!failed) break;
-    }
-    ok(bad == 0 && k > 1 && k < KMAX,
-       "nomem/solve/%s/%s/%s/%s%s: each of %ld allocations refused gives out-of-memory, "
+    solve_call c = {.s = s, .P = P};
+    char what[256];
+    lcp_status st0;
+    lcp_options_default(&c.opt);
+    c.opt.form = form;
+    c.opt.order = order;
+    c.opt.omega_auto = omega_auto;
+    c.opt.max_iter = 50;
+    snprintf(what, sizeof what, "%s on %s (%s)", s->name, name, lcp_form_name(form));
+    long n = armed_loop(&c, what, &st0);
+    ok(n > 0, "nomem/solve/%s/%s/%s/%s%s: each of %ld allocations refused gives out-of-memory, "
        "nothing leaks (unarmed: %s)", s->name, name, lcp_form_name(form), lcp_order_name(order),
-       omega_auto ? "/omega-auto" : "", k - 1, lcp_status_str(st0));
-    free(z);
-    free(z0);
+       omega_auto ? "/omega-auto" : "", n, lcp_status_str(st0));
 }
 
-/* ldlt-ref with a variant forced (supernodal factorisation, interior-point start): the same
- * loop as test_solver, through ref_solve */
+/* ldlt-ref with a variant forced (supernodal factorisation, interior-point start) */
 static void test_ref_variant(const lcp_problem *P, const char *name, int supernodal, int ipm)
 {
-    lcp_options opt;
-    lcp_info info;
-    ref_options ro;
-    ref_stats rs0, rs;
-    int m = P->m;
-    double *z0 = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
-    lcp_options_default(&opt);
-    ref_options_default(&ro);
-    ro.supernodal = supernodal;
-    ro.ipm = ipm;
-    long live0 = lcp_tcov_live(), k, bad = 0;
-    lcp_status st0 = z0 ? ref_solve(P, &opt, &ro, z0, &info, &rs0) : LCP_ERR_NOMEM;
-    /* the variant must really run: a supernodal factorisation / interior-point steps */
-    int ran = st0 == LCP_OK && (supernodal <= 0 || rs0.supernodal > 0) &&
-              (ipm <= 0 || rs0.ipm_steps > 0);
-    for (k = 1; k < KMAX && z && z0; k++) {
-        lcp_tcov_arm(k);
-        lcp_status st = ref_solve(P, &opt, &ro, z, &info, &rs);
-        long failed = lcp_tcov_failed();
-        lcp_tcov_arm(0);
-        int good = failed ? st == LCP_ERR_NOMEM && info.status == st
-                          : st == st0 && memcmp(z, z0, sizeof(double) * (size_t)m) == 0;
-        good = good && lcp_tcov_live() == live0;
-        if (!good && bad++ == 0)
-            tap_diag("ldlt-ref (supernodal %d, ipm %d) on %s, allocation %ld refused: %s "
-                     "(unarmed %s), %ld blocks live (want %ld)", supernodal, ipm, name, k,
-                     lcp_status_str(st), lcp_status_str(st0), lcp_tcov_live(), live0);
-        if (!failed) break;
-    }
-    ok(ran && bad == 0 && k > 1 && k < KMAX,
+    solve_call c = {.s = NULL, .P = P};
+    char what[256];
+    lcp_status st0;
+    lcp_options_default(&c.opt);
+    ref_options_default(&c.ro);
+    c.ro.supernodal = supernodal;
+    c.ro.ipm = ipm;
+    snprintf(what, sizeof what, "ldlt-ref (supernodal %d, ipm %d) on %s", supernodal, ipm, name);
+    long n = armed_loop(&c, what, &st0);
+    /* the variant must really run: a supernodal factorisation / interior-point steps (the
+     * statistics of the unarmed run, the last one armed_loop made without a refusal) */
+    int ran = st0 == LCP_OK && (supernodal <= 0 || c.rs.supernodal > 0) &&
+              (ipm <= 0 || c.rs.ipm_steps > 0);
+    ok(ran && n > 0,
        "nomem/solve/ldlt-ref%s%s/%s: each of %ld allocations refused gives out-of-memory, "
        "nothing leaks (unarmed: %s, %ld supernodal factorisations, %ld interior-point steps)",
-       supernodal > 0 ? "/supernodal" : "", ipm > 0 ? "/interior-point" : "", name, k - 1,
-       lcp_status_str(st0), st0 == LCP_OK ? rs0.supernodal : 0L,
-       st0 == LCP_OK ? rs0.ipm_steps : 0L);
-    free(z);
-    free(z0);
+       supernodal > 0 ? "/supernodal" : "", ipm > 0 ? "/interior-point" : "", name, n,
+       lcp_status_str(st0), c.rs.supernodal, c.rs.ipm_steps);
 }
 
 /* write P2 over a folder holding P1: out-of-memory keeps P1, success gives P2, no temporary */
