@@ -180,6 +180,21 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     return LCP_OK;
 }
 
+/* B_i in record w: sets *runs and *rb to its runs (J's when the columns are shared) and
+ * returns its values */
+static inline const double *b_runs(const double *w, int rj, int shared, const double **runs,
+                                   int *rb)
+{
+    const double *x = w + HEAD + rj;
+    if (shared) {
+        *runs = w + HEAD;
+        *rb = rj;
+        return x;
+    }
+    *runs = x;
+    return x + *rb;
+}
+
 void lcp_stream_reset(lcp_stream *s, const double *z)
 {
     memset(s->u, 0, (size_t)s->n * sizeof(double));
@@ -188,11 +203,7 @@ void lcp_stream_reset(lcp_stream *s, const double *z)
         int32_t h[2];
         get2(w + 1, h);
         int rj = h[1] & RUN_MAX, rb = h[1] >> 15 & RUN_MAX, shared = h[1] >> 30;
-        const double *runs = w + HEAD, *x = runs + rj;              /* B's values */
-        if (!shared) {
-            runs = x;
-            x += rb;
-        } else rb = rj;
+        const double *runs, *x = b_runs(w, rj, shared, &runs, &rb);  /* B's values */
         for (int a = 0; a < rb; a++) {
             int32_t r[2];
             get2(runs + a, r);
@@ -261,11 +272,7 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
     double zi = lcp_mid(lo, z[i] - w[3] * r, hi);
     double dz = zi - z[i];
     if (dz != 0.0) {                                       /* u += B_i^T dz */
-        x = runs + rj;                                     /* B's runs, or values */
-        if (!shared) {
-            runs = x;
-            x += rb;
-        } else rb = rj;
+        x = b_runs(w, rj, shared, &runs, &rb);
         for (int a = 0; a < rb; a++) {
             int32_t rr[2];
             get2(runs + a, rr);
