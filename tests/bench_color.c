@@ -21,6 +21,9 @@
  *    in which two cores were free).  The load average is printed at the start and the end.
  *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
  *    over all rounds, or over the quiet rounds when at least a third of them were quiet.
+ * --time DIR: parts 2 and 3 (or the curve) on the instance folder DIR instead of the
+ *    synthetic problem (a captured pile: bodies and contacts numbered in space, so each
+ *    thread's share of a colour keeps to its own bodies far more than with random pairs).
  * --curve [N]: instead of 2 and 3, the speed-up curve for 1..N threads (N: the online
  *    cores by default): per thread count T, R rounds of pgs-color on 1 and T threads and
  *    the kernel on 1 and T threads, medians and ranges of the ratios, and the CPU ratio.
@@ -220,10 +223,13 @@ static void curve(const lcp_problem *P, double *z, int N, int R)
 int main(int argc, char **argv)
 {
     int R = 15, N = 0, nf = 0;
+    const char *timed = NULL;
     char **folders = calloc((size_t)argc + 1, sizeof(char *));
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--rounds") && a + 1 < argc) {
             R = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--time") && a + 1 < argc) {
+            timed = argv[++a];
         } else if (!strcmp(argv[a], "--curve")) {
             N = (int)sysconf(_SC_NPROCESSORS_ONLN);
             if (a + 1 < argc && argv[a + 1][0] >= '0' && argv[a + 1][0] <= '9') N = atoi(argv[++a]);
@@ -239,7 +245,12 @@ int main(int argc, char **argv)
     instance_table(nf, folders);
     free(folders);
     lcp_problem P;
-    if (tp_contact(&P, 6, 22222, 33334, 2, 0.5, 1e-3, 1) != 0) return 1;
+    char msg[512];
+    if (timed && lcp_read_instance(timed, &P, msg, sizeof msg) != LCP_OK) {
+        fprintf(stderr, "bench_color: %s\n", msg);
+        return 1;
+    }
+    if (!timed && tp_contact(&P, 6, 22222, 33334, 2, 0.5, 1e-3, 1) != 0) return 1;
     double *z = calloc((size_t)P.m, sizeof(double));
     lcp_options o;
     lcp_options_default(&o);
@@ -247,8 +258,12 @@ int main(int argc, char **argv)
     o.tol = -1;
     lcp_info info;
     lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &info);
-    printf("\nsynthetic 3D contact problem: %d rows, %d bodies, %d colours (colouring %.3f s)\n",
-           P.m, P.n / 6, info.colors, info.color_time);
+    if (timed)
+        printf("\ntimed on %s: %d rows, %d body coordinates, %d colours (colouring %.3f s)\n",
+               timed, P.m, P.n, info.colors, info.color_time);
+    else
+        printf("\nsynthetic 3D contact problem: %d rows, %d bodies, %d colours (colouring %.3f s)\n",
+               P.m, P.n / 6, info.colors, info.color_time);
     if (N > 0) {
         curve(&P, z, N, R);
         loadavg("at the end");

@@ -18,11 +18,14 @@
  * neighbours change the bandwidth from one second to the next); prints the median ratios
  * sweep / floor, plain / layout, and their ranges.
  * With an instance folder, two child processes each read it (whole, or without A) and run
- * 20 matrix-free pgs sweeps, the one without A first; their peak RSS (getrusage of the
- * children, which keeps the largest) is printed.
+ * 20 matrix-free pgs sweeps; each one's peak RSS (wait4's resource usage of that child)
+ * is printed.
  * Usage: bench_mem [CONTACTS | DIR]...   (CONTACTS: a synthetic 3D problem with 3 rows per
- * contact, as tests/bench_core.c; default 33334 and 333334, i.e. 10^5 and 10^6 rows)
+ * contact, as tests/bench_core.c; default 3334, 33334 and 333334, i.e. 10^4 rows, whose
+ * sweep fits in the last-level cache (what the rows' instructions cost without memory),
+ * then 10^5 and 10^6 rows)
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "lcp.h"
 #include "testprob.h"
 #include "benchclock.h"
@@ -89,6 +92,19 @@ static double sweep_bytes(const lcp_problem *P, double *layout)
 
 static void sorted(double *x) { qsort(x, ROUNDS, sizeof(double), cmp); }
 
+/* the last-level cache of one core, from sysfs (glibc's sysconf reported ten times the
+ * size on a virtual machine here); 0 when unknown */
+static long llc_bytes(void)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    long kb = 0;
+    if (f) {
+        if (fscanf(f, "%ldK", &kb) != 1) kb = 0;
+        fclose(f);
+    }
+    return kb * 1024;
+}
+
 static void stream_case(const lcp_problem *P, const char *what, double *a, double *b, double *c)
 {
     double *z = calloc((size_t)P->m, sizeof(double));
@@ -125,6 +141,10 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
     printf("  layout: sweep / its own bytes' floor %.2f (%.2f to %.2f)\n", lown[h], lown[0],
            lown[e]);
     printf("  plain / layout sweep time %.2f (%.2f to %.2f)\n", gain[h], gain[0], gain[e]);
+    long llc = llc_bytes();
+    if (llc > 0 && bytes < 0.5 * (double)llc)
+        printf("  fits in the last-level cache (%ld MB): the sweep / floor here is what the rows' "
+               "own instructions cost, the bound for a sweep from memory\n", llc >> 20);
     fflush(stdout);
     free(z);
 }
@@ -155,9 +175,9 @@ static long child_rss(const char *dir, unsigned skip, int *status)
     }
     struct rusage ru;
     int ws = 0;
-    if (pid < 0 || waitpid(pid, &ws, 0) != pid || getrusage(RUSAGE_CHILDREN, &ru) != 0) return -1;
+    if (pid < 0 || wait4(pid, &ws, 0, &ru) != pid) return -1;
     *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
-    return ru.ru_maxrss;   /* the largest child's so far: the leaner child runs first */
+    return ru.ru_maxrss;   /* this child's own peak */
 }
 
 int main(int argc, char **argv)
@@ -180,8 +200,8 @@ int main(int argc, char **argv)
         return 1;
     }
     for (long i = 0; i < TRIAD_N; i++) a[i] = 0.0, b[i] = 1.0, c[i] = 2.0;
-    const char *def[] = {"33334", "333334"};
-    int nargs = argc > 1 ? argc - 1 : 2;
+    const char *def[] = {"3334", "33334", "333334"};
+    int nargs = argc > 1 ? argc - 1 : 3;
     int bad = 0;
     for (int k = 0; k < nargs; k++) {
         const char *arg = argc > 1 ? argv[k + 1] : def[k];

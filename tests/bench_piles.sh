@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# bench_piles.sh parallel|mem LCPBENCH BENCH: the parallel and memory benchmarks on captured
+# sphere piles (bodies and contacts numbered in space, as a stepper makes them), beside the
+# synthetic problems with contacts between bodies drawn at random that `parallel' and
+# `mem-stream' time (README "Performance").  Each pile is `capture spheres --param n=N --at
+# 30 --iters 10' (friction, mu 0.5: 3 rows a contact):
+#   parallel  n = 11800: 106971 rows; bench_color --time PILE (pgs-color on 1 and 2 threads,
+#             paired rounds); exits as bench_color does (1 below the 1.7x target)
+#   mem       n = 2000 (9858 rows, in the last-level cache: what the rows' instructions cost),
+#             n = 28200 (195126 rows), n = 205400 (729021 rows; a 35 s capture, 1.3 GB):
+#             bench_mem PILE... (sweep / streaming floor, peak RSS with and without A)
+set -eu
+what=$1
+LB=$2
+BENCH=$3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+case "$what" in
+  parallel) sizes="11800" ;;
+  mem) sizes="2000 28200 205400" ;;
+  *) echo "bench_piles.sh: parallel or mem, not '$what'" >&2; exit 2 ;;
+esac
+dirs=()
+for n in $sizes; do
+  "$LB" capture spheres --param n="$n" --at 30 --iters 10 --out "$T" --name "s$n" >/dev/null
+  dirs+=("$T/s$n-step30")
+done
+if [ "$what" = parallel ]; then
+  exec "$BENCH" --time "${dirs[0]}"
+fi
+"$BENCH" "${dirs[@]}"
