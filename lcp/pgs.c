@@ -8,8 +8,11 @@
  * u = Minv J^T z; r_i = J_i u + E_i z_i + q_i; u += Minv J_i^T dz; O(nnz(J) + nnz(B)) per
  * sweep) through the shared row operator: both give the same iterates to rounding.
  * Matrix-free from LCP_STREAM_MIN_ROWS rows, when u is reached at random (lcp_stream_pays),
- * the rows are swept from the streaming layout built at the start of the solve (stream.c):
- * the same iterates bit for bit, from one array in sweep order with u's bodies renumbered.
+ * the rows are swept from the streaming layout (stream.c): the same iterates bit for bit,
+ * from one array in sweep order with u's bodies renumbered.  The layout is pgs's setup
+ * (lcp_prepare: built once, read by any number of solves, each with its own u); a solve
+ * given none, or one built for other options (omega, the form, the order laid out and its
+ * perm or rowkey), builds its own as it starts.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
  * Stopping test fused into the sweep (iterate.c): each row adds its natural-map residual
  * as visited, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i), one mid and one multiply-add.

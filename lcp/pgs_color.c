@@ -1,7 +1,8 @@
 /* pgs_color.c: projected Gauss-Seidel over a colouring of the rows (`pgs-color'), on
  * POSIX threads.
  *
- * COLOURING (lcp_color_rows, once per solve, timed into info->color_time).  Two rows may be
+ * COLOURING (lcp_color_rows, in the setup: lcp_prepare, or the start of a solve given none
+ * that fits; timed into info->color_time).  Two rows may be
  * updated at the same time when neither reads what the other writes:
  *   matrix-free: row i reads u at the columns of J_i and writes u at the columns of
  *     B_i = (J Minv)_i (the bodies of its contact), and z_i;
@@ -37,6 +38,11 @@
  * Threads: options.threads (the pool is started once per solve, one wake-up per sweep,
  * one atomic add and one wait per colour and thread).  The ordering option does not apply
  * (the colouring orders).
+ * SETUP (lcp_prepare): the row operator, the colouring, the rows' data in colour order and
+ * the colours' blocks, made for omega and the form; a solve reads them only (its u, the
+ * iterate in colour order, the split between its threads and the pool are its own), so
+ * one setup serves solves on any number of threads.  A solve given none, or one made for
+ * another omega or form, sets up for itself.
  * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
  * for the thread with the most rows.  Source: graph-coloured Gauss-Seidel as engines
  * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
