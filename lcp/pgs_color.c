@@ -286,12 +286,12 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
                 for (int k = B->p[t + AHEAD]; k < B->p[t + AHEAD + 1]; k++)
                     __builtin_prefetch(&u[B->j[k]], 1, 3);
             double lo = c->L.lo[t], hi = c->L.hi[t];
-            if (c->L.f && c->L.f[t] >= 0) {                      /* friction: lcp_row_bounds */
+            if (c->L.f && c->L.f[t] >= 0) {                  /* friction: lcp_row_bounds */
                 double zn = fabs(z[c->L.f[t]]);
                 lo *= zn;
                 hi *= zn;
             }
-            double r = c->L.q[t];                                       /* r_i = (A z + q)_i */
+            double r = c->L.q[t];                                     /* r_i = (A z + q)_i */
             if (mf) {
                 for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
                 if (hasE) r += c->L.E[t] * z[t];
@@ -305,7 +305,7 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
             if (mf && dz != 0.0)                                      /* u += B_i^T dz */
                 for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
             z[t] = zi;
-            c->z[c->L.rows[t]] = zi;                         /* the caller's z, in place */
+            c->z[c->L.rows[t]] = zi;                       /* the caller's z, in place */
         }
         c->part[b] = e2;
     }

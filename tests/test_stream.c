@@ -130,7 +130,8 @@ static void check_prepared(const lcp_problem *P, const char *what, const void *d
     op.prepared = NULL;
     lcp_status e = lcp_solve(lcp_solver_find("pgs"), P, &op, z3, &i3);   /* by the size */
     int setup = fits ? i1.setup_time == 0.0 && bt1 == 0.0 && i2.setup_time == 0.0
-                     : (i1.setup_time > 0.0) == (i0.setup_time > 0.0) && (bt1 > 0.0) == (bt0 > 0.0) &&
+                     : (i1.setup_time > 0.0) == (i0.setup_time > 0.0) &&
+                           (bt1 > 0.0) == (bt0 > 0.0) &&
                            (i2.setup_time > 0.0) == (i3.setup_time > 0.0);
     if (!setup)
         tap_diag("set-up seconds %g (build %g) / %g without, %g (build %g) / %g with",
@@ -218,7 +219,8 @@ static void prepared(const lcp_problem *P, const char *name)
         o.perm = alt[k].perm;
         o.rowkey = alt[k].key;
         snprintf(what, sizeof what, "%s, %s", name, alt[k].what);
-        if (alt[k].form != LCP_FORM_ASSEMBLED || P->A.p) check_prepared(P, what, d, &o, alt[k].fits);
+        if (alt[k].form != LCP_FORM_ASSEMBLED || P->A.p)
+            check_prepared(P, what, d, &o, alt[k].fits);
         lcp_unprepare(lcp_solver_find("pgs"), d);
     }
     const lcp_solver *col = lcp_solver_find("pgs-color");
