@@ -238,7 +238,13 @@ typedef struct lcp_options {
     long max_pivots;     /* 0: pivoting solvers' cap; 0 = solver default */
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
-    const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare) */
+    const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare);
+                             a solve only reads it.  pgs and pgs-color check that it was made
+                             by their own setup for the options that fix it (pgs: omega, the
+                             form, the order's layout and perm or rowkey; pgs-color: omega,
+                             the form): when it was not, the solve ignores it and does what it
+                             does without it (the same z; its own set-up's time in
+                             info.setup_time) */
     double sym_tol;      /* 1e-12: ldlt-ref treats A as symmetric when its relative asymmetry
                             max|A - A^T| / max|A| is at most this (and pivots with the
                             symmetric part, residuals on A itself); above it, lemke-ref */
@@ -268,7 +274,12 @@ typedef struct lcp_info {
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
     int colors;          /* pgs-color: colours of the row colouring; 0 otherwise */
-    double color_time;   /* pgs-color: seconds spent colouring (once per solve) */
+    double color_time;   /* pgs-color: seconds the colouring took (in its setup: the
+                            prepared one's when given options.prepared) */
+    double setup_time;   /* seconds of the solver's once-per-problem set-up that this call
+                            ran itself (lcp_solve without options.prepared, or pgs, pgs-color
+                            called without a prepared set-up that fits); 0 when it was given
+                            one or had nothing to set up */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);
@@ -292,8 +303,10 @@ enum {
 };
 
 /* Work a solver does once per problem, apart from its solves (CHOLMOD's analyse/factorise
- * split): converting the problem to another library's format, a colouring.  setup stores
- * what it made in *data; solve finds it in options->prepared; teardown frees it. */
+ * split): converting the problem to another library's format, pgs's streaming layout,
+ * pgs-color's colouring.  setup stores what it made in *data; solve finds it in
+ * options->prepared; teardown frees it.  The data holds for P as it was when set up (its
+ * values may be copied) and for the options the solver names at options.prepared. */
 typedef lcp_status lcp_setup_fn(const lcp_problem *P, const lcp_options *opt, void **data);
 typedef void lcp_teardown_fn(void *data);
 
@@ -311,9 +324,11 @@ LCP_API const lcp_solver *lcp_solvers(int *count);
 LCP_API const lcp_solver *lcp_solver_find(const char *name); /* NULL when unknown */
 /* Check that solver s supports P (factors, symmetry, bounds); LCP_OK or the status why not. */
 LCP_API lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P);
-/* The solver's setup for P (*data = NULL when it has none): pass *data as
- * options->prepared to any number of solves of P, then lcp_unprepare.  Timing harnesses
- * time it apart from the solves. */
+/* The solver's setup for P (*data = NULL when it has none, or nothing to set up for P and
+ * opt, e.g. pgs below LCP_STREAM_MIN_ROWS rows): pass *data as options->prepared to any
+ * number of solves of P, then lcp_unprepare.  Timing harnesses time it apart from the
+ * solves.  pgs and pgs-color return only out-of-memory; options they cannot solve with
+ * give *data = NULL and the solve reports why. */
 LCP_API lcp_status lcp_prepare(const lcp_solver *s, const lcp_problem *P,
                                const lcp_options *opt, void **data);
 LCP_API void lcp_unprepare(const lcp_solver *s, void *data);

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
@@ -27,6 +28,18 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
 size_t lcp_residual_work(const lcp_problem *P);
 void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
                      lcp_residuals *R);
+
+/* seconds on CLOCK_MONOTONIC: the set-up and colouring times of lcp_info */
+static inline double lcp_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The first member of what the setups of pgs and pgs-color make (lcp_prepare): a solve
+ * given data whose tag is not its own, or made for other options, prepares for itself. */
+enum { LCP_PREP_PGS = 0x50475331, LCP_PREP_COLOR = 0x50474331 };
 
 /* Write one message line into msg (when msg and msglen) and return st. */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
@@ -70,6 +83,12 @@ typedef struct lcp_rowop {
     double *diag;  /* m entries: a_ii (from the factors in the matrix-free form) */
 } lcp_rowop;
 
+/* the form lcp_rowop_init takes for `form' on P: 1 matrix-free (asked, or auto with the
+ * factors), 0 assembled */
+static inline int lcp_rowop_mf(const lcp_problem *P, lcp_form form)
+{
+    return form == LCP_FORM_AUTO ? lcp_problem_has_factors(P) : form == LCP_FORM_MATRIX_FREE;
+}
 /* Choose the form (opt->form), build B and diag.  LCP_ERR_NEEDS_FACTORS when the
  * matrix-free form is asked for without factors. */
 lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form);

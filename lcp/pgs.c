@@ -8,8 +8,11 @@
  * u = Minv J^T z; r_i = J_i u + E_i z_i + q_i; u += Minv J_i^T dz; O(nnz(J) + nnz(B)) per
  * sweep) through the shared row operator: both give the same iterates to rounding.
  * Matrix-free from LCP_STREAM_MIN_ROWS rows, when u is reached at random (lcp_stream_pays),
- * the rows are swept from the streaming layout built at the start of the solve (stream.c):
- * the same iterates bit for bit, from one array in sweep order with u's bodies renumbered.
+ * the rows are swept from the streaming layout (stream.c): the same iterates bit for bit,
+ * from one array in sweep order with u's bodies renumbered.  The layout is pgs's setup
+ * (lcp_prepare: built once, read by any number of solves, each with its own u); a solve
+ * given none, or one built for other options (omega, the form, the order laid out and its
+ * perm or rowkey), builds its own as it starts.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
  * Stopping test fused into the sweep (iterate.c): each row adds its natural-map residual
  * as visited, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i), one mid and one multiply-add.
@@ -19,7 +22,7 @@
 #include "solvers.h"
 #include "stream.h"
 
-#include <time.h>
+#include <string.h>
 
 typedef struct pgs_ctx {
     const lcp_problem *P;
@@ -91,42 +94,198 @@ static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_es
     return LCP_OK;
 }
 
-static double seconds(void)
+/* The orders whose permutation the records are laid out in (the others visit the natural
+ * layout: symmetric both ways, random, random8, error and ode8 through the offsets). */
+static int laid_out(lcp_order o)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return o == LCP_ORDER_REVERSE || o == LCP_ORDER_MASS || o == LCP_ORDER_PERM ||
+           o == LCP_ORDER_HEIGHT;
 }
 
-/* The streaming layout in the order of the sweeps when it is fixed (stream.c).  The row
- * operator's u and a_ii are freed before it is built and its B and the steps after (the
- * records hold them), to keep the peak low.  A problem the layout cannot hold (LCP_ERR_ARG)
- * is swept in the plain form. */
-static lcp_status pgs_stream(pgs_ctx *c)
+/* The streamed sweep takes its rows from the orderer (pgs_sweep's dir 0). */
+static int visits_by_orderer(lcp_order o)
 {
-    const int *order = NULL;
-    switch (c->ord.kind) {
-    case LCP_ORDER_REVERSE: case LCP_ORDER_MASS: case LCP_ORDER_PERM: case LCP_ORDER_HEIGHT:
-        order = c->ord.perm;
-        break;
-    default:
-        break;
-    }
-    lcp_free(c->op.u);
-    lcp_free(c->op.diag);
-    c->op.u = NULL;
-    c->op.diag = NULL;
-    lcp_status st = lcp_stream_build(&c->st, c->P, &c->op.B, c->step, order);
-    if (st == LCP_ERR_ARG) {
-        c->op.u = lcp_calloc((size_t)c->P->n, sizeof(double));
-        return c->op.u ? LCP_OK : LCP_ERR_NOMEM;
-    }
-    if (st != LCP_OK) return st;
-    c->streamed = 1;
-    lcp_csr_free(&c->op.B);
+    return o != LCP_ORDER_NATURAL && o != LCP_ORDER_SYMMETRIC && !laid_out(o);
+}
+
+/* 1 when the solve sweeps from the streaming layout: the matrix-free form, and layout > 0,
+ * or layout < 0 from LCP_STREAM_MIN_ROWS rows where it pays (lcp_stream_pays) */
+static int takes_layout(const lcp_problem *P, const lcp_options *opt, int layout)
+{
+    if (!lcp_problem_has_factors(P) || !lcp_rowop_mf(P, opt->form)) return 0;
+    return layout > 0 || (layout < 0 && P->m >= LCP_STREAM_MIN_ROWS && lcp_stream_pays(P));
+}
+
+/* what fixes a laid-out order besides its kind: options.perm (perm) or options.rowkey
+ * (height), *bytes long; NULL otherwise */
+static const void *order_key(const lcp_problem *P, const lcp_options *opt, size_t *bytes)
+{
+    *bytes = 0;
+    if (opt->order == LCP_ORDER_PERM) *bytes = (size_t)P->m * sizeof(int);
+    if (opt->order == LCP_ORDER_HEIGHT) *bytes = (size_t)P->m * sizeof(double);
+    return opt->order == LCP_ORDER_PERM ? (const void *)opt->perm
+                                        : opt->order == LCP_ORDER_HEIGHT ? (const void *)opt->rowkey
+                                                                         : NULL;
+}
+
+/* The row operator, the steps and the order: omega in (0, 2), a_ii > 0 (else *row), a
+ * valid order. */
+static lcp_status pgs_init(pgs_ctx *c, const lcp_problem *P, const lcp_options *opt, int *row)
+{
+    c->P = P;
+    c->omega = opt->omega;
+    if (!(opt->omega > 0.0 && opt->omega < 2.0)) return LCP_ERR_ARG;
+    lcp_status st = lcp_rowop_init(&c->op, P, opt->form);
+    for (int i = 0; st == LCP_OK && i < P->m; i++)
+        if (!(c->op.diag[i] > 0.0)) {
+            st = LCP_ERR_ZERO_DIAG;
+            *row = i;
+        }
+    if (st == LCP_OK && !(c->step = lcp_malloc((size_t)P->m, sizeof(double)))) st = LCP_ERR_NOMEM;
+    for (int i = 0; st == LCP_OK && i < P->m; i++) c->step[i] = opt->omega / c->op.diag[i];
+    if (st == LCP_OK) st = lcp_order_init(&c->ord, P, opt, c->op.diag);
+    return st;
+}
+
+static void pgs_free(pgs_ctx *c)
+{
+    lcp_order_free(&c->ord);
+    lcp_rowop_free(&c->op);
     lcp_free(c->step);
     c->step = NULL;
+}
+
+/* What pgs's setup makes (lcp_prepare): the streaming layout and what fixed its records,
+ * so that a solve whose options would lay out other records builds its own (lcp.h,
+ * options.prepared).  A solve only reads it: u, the orderer and z are the solve's. */
+typedef struct pgs_prep {
+    unsigned tag;         /* LCP_PREP_PGS */
+    double omega;         /* the records' steps are omega / a_ii */
+    lcp_order order;      /* the order laid out (reverse, mass, perm, height) or natural */
+    void *key;            /* a copy of options.perm (perm) or options.rowkey (height), or NULL */
+    size_t key_bytes;
+    double build_time;    /* seconds of lcp_stream_build */
+    lcp_stream st;        /* without u */
+} pgs_prep;
+
+static void pgs_prep_free(pgs_prep *pp)
+{
+    if (!pp) return;
+    lcp_stream_free(&pp->st);
+    lcp_free(pp->key);
+    lcp_free(pp);
+}
+
+/* The layout for P and opt when the solve takes it (takes_layout), else *out = NULL; also
+ * NULL when the layout cannot hold P (lcp_stream_build's LCP_ERR_ARG: the solve then sweeps
+ * the plain rows, building the row operator again).  The row operator's u and a_ii are
+ * freed before the layout is built and its B, the steps and the order after (the records
+ * hold them), to keep the peak low. */
+static lcp_status pgs_prepare(const lcp_problem *P, const lcp_options *opt, int layout,
+                              pgs_prep **out, int *row)
+{
+    *out = NULL;
+    if (!takes_layout(P, opt, layout)) return LCP_OK;
+    pgs_ctx c = {.P = P};
+    lcp_status st = pgs_init(&c, P, opt, row);
+    pgs_prep *pp = st == LCP_OK ? lcp_calloc(1, sizeof *pp) : NULL;
+    if (st == LCP_OK && !pp) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        lcp_free(c.op.u);
+        lcp_free(c.op.diag);
+        c.op.u = NULL;
+        c.op.diag = NULL;
+        double t0 = lcp_seconds();
+        st = lcp_stream_build(&pp->st, P, &c.op.B, c.step,
+                              laid_out(opt->order) ? c.ord.perm : NULL);
+        pp->build_time = lcp_seconds() - t0;
+    }
+    pgs_free(&c);
+    int cannot_hold = pp && st == LCP_ERR_ARG;
+    const void *key = st == LCP_OK ? order_key(P, opt, &pp->key_bytes) : NULL;
+    if (key && !(pp->key = lcp_malloc(pp->key_bytes, 1))) st = LCP_ERR_NOMEM;
+    if (st != LCP_OK) {
+        pgs_prep_free(pp);
+        return cannot_hold ? LCP_OK : st;
+    }
+    if (key) memcpy(pp->key, key, pp->key_bytes);
+    lcp_free(pp->st.u);                                        /* each solve has its own */
+    pp->st.u = NULL;
+    pp->tag = LCP_PREP_PGS;
+    pp->omega = opt->omega;
+    pp->order = laid_out(opt->order) ? opt->order : LCP_ORDER_NATURAL;
+    *out = pp;
     return LCP_OK;
+}
+
+/* 1 when the solve of P with opt would lay out the records pp holds */
+static int pgs_fits(const pgs_prep *pp, const lcp_problem *P, const lcp_options *opt)
+{
+    size_t bytes;
+    const void *key = order_key(P, opt, &bytes);
+    const lcp_stream *s = &pp->st;
+    return pp->tag == LCP_PREP_PGS && pp->omega == opt->omega && takes_layout(P, opt, 1) &&
+           s->m == P->m && s->n == P->J.ncol && s->jx == P->J.x && s->q == P->q &&
+           s->lo == P->lo && s->hi == P->hi && s->E == P->E &&
+           pp->order == (laid_out(opt->order) ? opt->order : LCP_ORDER_NATURAL) &&
+           pp->key_bytes == bytes && (!bytes || (key && memcmp(pp->key, key, bytes) == 0));
+}
+
+/* sweeps from the layout pp (read only): u and the orderer are the solve's own */
+static lcp_status pgs_run_layout(const pgs_prep *pp, const lcp_problem *P,
+                                 const lcp_options *opt, double *z, lcp_info *info)
+{
+    pgs_ctx c = {.P = P, .omega = opt->omega, .streamed = 1, .st = pp->st};
+    c.ord.kind = opt->order;
+    lcp_status st = LCP_OK;
+    if (!(c.st.u = lcp_calloc((size_t)c.st.n + 1, sizeof(double)))) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK && visits_by_orderer(opt->order)) st = lcp_order_init(&c.ord, P, opt, NULL);
+    if (st == LCP_OK) {
+        info->form = LCP_FORM_MATRIX_FREE;
+        info->omega = opt->omega;
+        st = lcp_iterate_fused(P, opt, pgs_sweep, &c, z, info);
+    }
+    lcp_order_free(&c.ord);
+    lcp_free(c.st.u);
+    return st;
+}
+
+/* sweeps the plain rows (assembled, or matrix-free by J and B) */
+static lcp_status pgs_run_rows(const lcp_problem *P, const lcp_options *opt, double *z,
+                               lcp_info *info)
+{
+    pgs_ctx c = {.P = P};
+    lcp_status st = pgs_init(&c, P, opt, &info->row);
+    if (st == LCP_OK) {
+        info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+        info->omega = opt->omega;
+        st = lcp_iterate_fused(P, opt, pgs_sweep, &c, z, info);
+    }
+    pgs_free(&c);
+    return st;
+}
+
+lcp_status lcp_pgs_prepare_layout(const lcp_problem *P, const lcp_options *opt, int layout,
+                                  void **data)
+{
+    if (!data) return LCP_ERR_ARG;
+    *data = NULL;
+    if (!P || !opt) return LCP_ERR_ARG;
+    pgs_prep *pp;
+    int row;
+    lcp_status st = pgs_prepare(P, opt, layout, &pp, &row);
+    *data = pp;
+    return st == LCP_ERR_NOMEM ? st : LCP_OK;   /* other errors: the solve reports them */
+}
+
+lcp_status lcp_setup_pgs(const lcp_problem *P, const lcp_options *opt, void **data)
+{
+    return lcp_pgs_prepare_layout(P, opt, -1, data);
+}
+
+void lcp_teardown_pgs(void *data)
+{
+    pgs_prep_free(data);
 }
 
 lcp_status lcp_solve_pgs(const lcp_problem *P, const lcp_options *opt, double *z, lcp_info *info)
@@ -140,35 +299,20 @@ lcp_status lcp_pgs_solve_layout(const lcp_problem *P, const lcp_options *opt, do
     if (build_time) *build_time = 0.0;
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);
-    pgs_ctx c = {.P = P, .omega = opt->omega};
+    const pgs_prep *pp = opt->prepared;
+    pgs_prep *own = NULL;
     lcp_status st = LCP_OK;
-    if (!(opt->omega > 0.0 && opt->omega < 2.0)) st = LCP_ERR_ARG;
-    if (st == LCP_OK) st = lcp_rowop_init(&c.op, P, opt->form);
-    for (int i = 0; st == LCP_OK && i < P->m; i++)
-        if (!(c.op.diag[i] > 0.0)) {
-            st = LCP_ERR_ZERO_DIAG;
-            info->row = i;
+    if (!pp || !pgs_fits(pp, P, opt)) {               /* none given, or made for others */
+        double t0 = lcp_seconds();
+        st = pgs_prepare(P, opt, layout, &own, &info->row);
+        if (own) {
+            info->setup_time = lcp_seconds() - t0;
+            if (build_time) *build_time = own->build_time;
         }
-    if (st == LCP_OK && !(c.step = lcp_malloc((size_t)P->m, sizeof(double)))) st = LCP_ERR_NOMEM;
-    for (int i = 0; st == LCP_OK && i < P->m; i++) c.step[i] = opt->omega / c.op.diag[i];
-    if (st == LCP_OK) st = lcp_order_init(&c.ord, P, opt, c.op.diag);
-    int stream = c.op.mf && (layout > 0 || (layout < 0 && P->m >= LCP_STREAM_MIN_ROWS &&
-                                              lcp_stream_pays(P)));
-    if (st == LCP_OK && stream) {
-        double t0 = seconds();
-        st = pgs_stream(&c);
-        if (build_time) *build_time = seconds() - t0;
-        if (st != LCP_OK) lcp_order_free(&c.ord);
+        pp = own;
     }
-    if (st == LCP_OK) {
-        info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
-        info->omega = opt->omega;
-        st = lcp_iterate_fused(P, opt, pgs_sweep, &c, z, info);
-        lcp_order_free(&c.ord);
-    }
-    lcp_rowop_free(&c.op);
-    lcp_stream_free(&c.st);
-    lcp_free(c.step);
+    if (st == LCP_OK) st = pp ? pgs_run_layout(pp, P, opt, z, info) : pgs_run_rows(P, opt, z, info);
+    pgs_prep_free(own);
     info->status = st;
     return st;
 }

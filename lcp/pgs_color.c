@@ -1,7 +1,8 @@
 /* pgs_color.c: projected Gauss-Seidel over a colouring of the rows (`pgs-color'), on
  * POSIX threads.
  *
- * COLOURING (lcp_color_rows, once per solve, timed into info->color_time).  Two rows may be
+ * COLOURING (lcp_color_rows, in the setup: lcp_prepare, or the start of a solve given none
+ * that fits; timed into info->color_time).  Two rows may be
  * updated at the same time when neither reads what the other writes:
  *   matrix-free: row i reads u at the columns of J_i and writes u at the columns of
  *     B_i = (J Minv)_i (the bodies of its contact), and z_i;
@@ -37,6 +38,11 @@
  * Threads: options.threads (the pool is started once per solve, one wake-up per sweep,
  * one atomic add and one wait per colour and thread).  The ordering option does not apply
  * (the colouring orders).
+ * SETUP (lcp_prepare): the row operator, the colouring, the rows' data in colour order and
+ * the colours' blocks, made for omega and the form; a solve reads them only (its u, the
+ * iterate in colour order, the split between its threads and the pool are its own), so
+ * one setup serves solves on any number of threads.  A solve given none, or one made for
+ * another omega or form, sets up for itself.
  * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
  * for the thread with the most rows.  Source: graph-coloured Gauss-Seidel as engines
  * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
@@ -49,7 +55,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 /* BLOCK rows: the unit of the residual sums and of the split between threads (fixed, so
  * the sums do not depend on T) */
@@ -159,22 +164,35 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
     return st;
 }
 
-typedef struct color_ctx {
-    const lcp_problem *P;
-    lcp_rowop op;        /* diag, u and B (matrix-free) */
-    lcp_pool *pool;
-    int ncolors, mf, T;
+/* What pgs-color's setup makes (lcp_prepare): the colouring and the rows' data in colour
+ * order, for the options that fix them (omega: the steps; the form).  A solve only reads
+ * it: u, the iterate in colour order, the split between threads and the pool are its own. */
+typedef struct color_prep {
+    unsigned tag;        /* LCP_PREP_COLOR */
+    double omega;
+    int mf, m, n;
+    double color_time;   /* seconds of lcp_color_rows */
+    lcp_csr B;           /* matrix-free: B = J Minv by rows, for u = B^T z at the start (as pgs) */
+    int ncolors;
     int *colptr, *rows;  /* the colouring */
     int *bp;             /* ncolors + 1: first block of each colour */
-    int *cut;            /* ncolors x (T + 1): thread k runs blocks [cut[c(T+1)+k], ...+1) */
-    double *part;        /* one partial sum of rho^2 per block */
-    atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
     /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
     lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
     lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
     double *q, *lo, *hi, *E, *step;  /* step = omega / a_ii */
     int *f;              /* findex as positions (friction rows), -1 elsewhere; or NULL */
     int *pos;            /* m: the position of row i */
+} color_prep;
+
+typedef struct color_ctx {
+    const lcp_problem *P;
+    color_prep L;        /* a copy of the prepared one's members (read only) */
+    double *u;           /* matrix-free: n entries, u = Minv J^T z */
+    lcp_pool *pool;
+    int T;
+    int *cut;            /* ncolors x (T + 1): thread k runs blocks [cut[c(T+1)+k], ...+1) */
+    double *part;        /* one partial sum of rho^2 per block */
+    atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
     double *zc;          /* the iterate in colour order: zc[t] = z[rows[t]] */
     double *z;           /* the iterate of the sweep being run */
 } color_ctx;
@@ -198,34 +216,33 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, const int *perm, i
     return LCP_OK;
 }
 
-/* the colour-ordered copies of the rows' data */
-static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
+/* the colour-ordered copies of the rows' data, from the row operator op */
+static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_rowop *op,
+                               double omega)
 {
-    const lcp_problem *P = c->P;
     int m = P->m;
-    c->pos = lcp_malloc((size_t)m + 1, sizeof(int));
-    c->zc = lcp_calloc((size_t)m + 1, sizeof(double));
-    if (!c->pos || !c->zc) return LCP_ERR_NOMEM;
-    for (int t = 0; t < m; t++) c->pos[c->rows[t]] = t;
-    lcp_status st = csr_rows(c->mf ? &P->J : &P->A, c->rows, c->mf ? NULL : c->pos, m, &c->R);
-    if (st == LCP_OK && c->mf) st = csr_rows(&c->op.B, c->rows, NULL, m, &c->Bc);
+    L->pos = lcp_malloc((size_t)m + 1, sizeof(int));
+    if (!L->pos) return LCP_ERR_NOMEM;
+    for (int t = 0; t < m; t++) L->pos[L->rows[t]] = t;
+    lcp_status st = csr_rows(L->mf ? &P->J : &P->A, L->rows, L->mf ? NULL : L->pos, m, &L->R);
+    if (st == LCP_OK && L->mf) st = csr_rows(&op->B, L->rows, NULL, m, &L->Bc);
     if (st != LCP_OK) return st;
-    c->q = lcp_malloc((size_t)m + 1, sizeof(double));
-    c->lo = lcp_malloc((size_t)m + 1, sizeof(double));
-    c->hi = lcp_malloc((size_t)m + 1, sizeof(double));
-    c->step = lcp_malloc((size_t)m + 1, sizeof(double));
-    c->E = lcp_calloc((size_t)m + 1, sizeof(double));
-    if (P->findex) c->f = lcp_malloc((size_t)m + 1, sizeof(int));
-    if (!c->q || !c->lo || !c->hi || !c->step || !c->E || (P->findex && !c->f))
+    L->q = lcp_malloc((size_t)m + 1, sizeof(double));
+    L->lo = lcp_malloc((size_t)m + 1, sizeof(double));
+    L->hi = lcp_malloc((size_t)m + 1, sizeof(double));
+    L->step = lcp_malloc((size_t)m + 1, sizeof(double));
+    L->E = lcp_calloc((size_t)m + 1, sizeof(double));
+    if (P->findex) L->f = lcp_malloc((size_t)m + 1, sizeof(int));
+    if (!L->q || !L->lo || !L->hi || !L->step || !L->E || (P->findex && !L->f))
         return LCP_ERR_NOMEM;
     for (int t = 0; t < m; t++) {
-        int i = c->rows[t];
-        c->q[t] = P->q[i];
-        c->lo[t] = P->lo[i];
-        c->hi[t] = P->hi[i];
-        c->step[t] = opt->omega / c->op.diag[i];        /* the same step as pgs */
-        c->E[t] = P->E ? P->E[i] : 0.0;
-        if (c->f) c->f[t] = P->findex[i] >= 0 ? c->pos[P->findex[i]] : -1;
+        int i = L->rows[t];
+        L->q[t] = P->q[i];
+        L->lo[t] = P->lo[i];
+        L->hi[t] = P->hi[i];
+        L->step[t] = omega / op->diag[i];               /* the same step as pgs */
+        L->E[t] = P->E ? P->E[i] : 0.0;
+        if (L->f) L->f[t] = P->findex[i] >= 0 ? L->pos[P->findex[i]] : -1;
     }
     return LCP_OK;
 }
@@ -238,10 +255,10 @@ static lcp_status color_layout(color_ctx *c, const lcp_options *opt)
  * and so the residual sums, do not depend on T. */
 static void color_split(color_ctx *c)
 {
-    for (int col = 0; col < c->ncolors; col++) {
+    for (int col = 0; col < c->L.ncolors; col++) {
         int *cut = c->cut + (size_t)col * (c->T + 1);
-        long nb = c->bp[col + 1] - c->bp[col];
-        for (int k = 0; k <= c->T; k++) cut[k] = c->bp[col] + (int)(nb * k / c->T);
+        long nb = c->L.bp[col + 1] - c->L.bp[col];
+        for (int k = 0; k <= c->T; k++) cut[k] = c->L.bp[col] + (int)(nb * k / c->T);
     }
 }
 
@@ -254,41 +271,41 @@ enum { AHEAD = 6 };
 static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int col, int b0,
                                                                int b1, const int mf)
 {
-    const lcp_csr *R = &c->R, *B = &c->Bc;
-    double *z = c->zc, *u = c->op.u;
+    const lcp_csr *R = &c->L.R, *B = &c->L.Bc;
+    double *z = c->zc, *u = c->u;
     const int hasE = c->P->E != NULL;
-    int end = c->colptr[col + 1];
-    int last = c->colptr[col] + (b1 - c->bp[col]) * BLOCK;
+    int end = c->L.colptr[col + 1];
+    int last = c->L.colptr[col] + (b1 - c->L.bp[col]) * BLOCK;
     if (last > end) last = end;
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
-        int t0 = c->colptr[col] + (b - c->bp[col]) * BLOCK;
+        int t0 = c->L.colptr[col] + (b - c->L.bp[col]) * BLOCK;
         int t1 = t0 + BLOCK < end ? t0 + BLOCK : end;
         for (int t = t0; t < t1; t++) {
             if (mf && t + AHEAD < last)
                 for (int k = B->p[t + AHEAD]; k < B->p[t + AHEAD + 1]; k++)
                     __builtin_prefetch(&u[B->j[k]], 1, 3);
-            double lo = c->lo[t], hi = c->hi[t];
-            if (c->f && c->f[t] >= 0) {                      /* friction: lcp_row_bounds */
-                double zn = fabs(z[c->f[t]]);
+            double lo = c->L.lo[t], hi = c->L.hi[t];
+            if (c->L.f && c->L.f[t] >= 0) {                  /* friction: lcp_row_bounds */
+                double zn = fabs(z[c->L.f[t]]);
                 lo *= zn;
                 hi *= zn;
             }
-            double r = c->q[t];                                       /* r_i = (A z + q)_i */
+            double r = c->L.q[t];                                     /* r_i = (A z + q)_i */
             if (mf) {
                 for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
-                if (hasE) r += c->E[t] * z[t];
+                if (hasE) r += c->L.E[t] * z[t];
             } else {
                 for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
             }
             double rho = z[t] - lcp_mid(lo, z[t] - r, hi);           /* row as visited */
             e2 += rho * rho;
-            double zi = lcp_mid(lo, z[t] - c->step[t] * r, hi);
+            double zi = lcp_mid(lo, z[t] - c->L.step[t] * r, hi);
             double dz = zi - z[t];
             if (mf && dz != 0.0)                                      /* u += B_i^T dz */
                 for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
             z[t] = zi;
-            c->z[c->rows[t]] = zi;                         /* the caller's z, in place */
+            c->z[c->L.rows[t]] = zi;                       /* the caller's z, in place */
         }
         c->part[b] = e2;
     }
@@ -306,11 +323,11 @@ static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
     int T = c->T;
-    for (int col = 0; col < c->ncolors; col++) {
+    for (int col = 0; col < c->L.ncolors; col++) {
         if (col > 0) wait_for(&c->done[col - 1], T);
         const int *cut = c->cut + (size_t)col * (T + 1);
         if (cut[tid] < cut[tid + 1]) {
-            if (c->mf) color_blocks(c, col, cut[tid], cut[tid + 1], 1);
+            if (c->L.mf) color_blocks(c, col, cut[tid], cut[tid + 1], 1);
             else color_blocks(c, col, cut[tid], cut[tid + 1], 0);
         }
         atomic_fetch_add(&c->done[col], 1);
@@ -322,23 +339,150 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
     color_ctx *c = vctx;
     (void)row;
     if (k == 1) {               /* u = Minv J^T z and the colour-ordered z at the start */
-        lcp_rowop_reset(&c->op, z);
-        for (int t = 0; t < c->P->m; t++) c->zc[t] = z[c->rows[t]];
+        if (c->L.mf) lcp_csr_matvec_t(&c->L.B, z, c->u);       /* as lcp_rowop_reset */
+        for (int t = 0; t < c->P->m; t++) c->zc[t] = z[c->L.rows[t]];
     }
     c->z = z;
-    for (int col = 0; col < c->ncolors; col++) atomic_store(&c->done[col], 0);
+    for (int col = 0; col < c->L.ncolors; col++) atomic_store(&c->done[col], 0);
     lcp_pool_run(c->pool, color_task, c);
     double e2 = 0.0;
-    for (int b = 0; b < c->bp[c->ncolors]; b++) e2 += c->part[b];   /* blocks in order */
+    for (int b = 0; b < c->L.bp[c->L.ncolors]; b++) e2 += c->part[b];   /* blocks in order */
     est->e2 = e2;
     return LCP_OK;
 }
 
-static double seconds(void)
+/* omega and threads in range */
+static int color_args(const lcp_options *opt)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return opt->omega > 0.0 && opt->omega < 2.0 && opt->threads >= 1 &&
+           opt->threads <= MAX_THREADS;
+}
+
+static void color_prep_free(color_prep *L)
+{
+    if (!L) return;
+    lcp_csr_free(&L->B);
+    lcp_csr_free(&L->R);
+    lcp_csr_free(&L->Bc);
+    lcp_free(L->q);
+    lcp_free(L->lo);
+    lcp_free(L->hi);
+    lcp_free(L->E);
+    lcp_free(L->f);
+    lcp_free(L->step);
+    lcp_free(L->colptr);
+    lcp_free(L->rows);
+    lcp_free(L->bp);
+    lcp_free(L->pos);
+    lcp_free(L);
+}
+
+/* The set-up (once per problem): the row operator (a_ii > 0, else *row), the colouring
+ * (timed), the rows in colour order and the colours' blocks; B is kept for u's reset and
+ * a_ii dropped. */
+static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt,
+                                color_prep **out, int *row)
+{
+    *out = NULL;
+    if (!color_args(opt)) return LCP_ERR_ARG;
+    lcp_rowop op = {0};
+    color_prep *L = lcp_calloc(1, sizeof *L);
+    lcp_status st = L ? lcp_rowop_init(&op, P, opt->form) : LCP_ERR_NOMEM;
+    for (int i = 0; st == LCP_OK && i < P->m; i++)
+        if (!(op.diag[i] > 0.0)) {
+            st = LCP_ERR_ZERO_DIAG;
+            *row = i;
+        }
+    if (st == LCP_OK) {
+        L->tag = LCP_PREP_COLOR;
+        L->omega = opt->omega;
+        L->mf = op.mf;
+        L->m = P->m;
+        L->n = P->n;
+        double t0 = lcp_seconds();
+        st = lcp_color_rows(P, &op.B, op.mf, &L->ncolors, &L->colptr, &L->rows);
+        L->color_time = lcp_seconds() - t0;
+    }
+    if (st == LCP_OK) st = color_layout(L, P, &op, opt->omega);
+    if (st == LCP_OK && !(L->bp = lcp_malloc((size_t)L->ncolors + 1, sizeof(int))))
+        st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        L->bp[0] = 0;
+        for (int col = 0; col < L->ncolors; col++) {
+            int n = L->colptr[col + 1] - L->colptr[col];
+            L->bp[col + 1] = L->bp[col] + (n + BLOCK - 1) / BLOCK;
+        }
+        L->B = op.B;                                      /* kept; the rest of op freed */
+        memset(&op.B, 0, sizeof op.B);
+    }
+    lcp_rowop_free(&op);
+    if (st != LCP_OK) {
+        color_prep_free(L);
+        return st;
+    }
+    *out = L;
+    return LCP_OK;
+}
+
+/* 1 when L was made by color_prepare for P with options like opt */
+static int color_fits(const color_prep *L, const lcp_problem *P, const lcp_options *opt)
+{
+    return L->tag == LCP_PREP_COLOR && L->omega == opt->omega && L->m == P->m &&
+           L->n == P->n && L->mf == lcp_rowop_mf(P, opt->form) &&
+           (!L->mf || lcp_problem_has_factors(P)) && (L->mf || P->A.p);
+}
+
+/* the sweeps from the prepared L (read only), on opt->threads threads */
+static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp_options *opt,
+                            double *z, lcp_info *info)
+{
+    color_ctx c;
+    memset(&c, 0, sizeof c);
+    c.P = P;
+    c.L = *L;
+    c.T = opt->threads;
+    lcp_status st = LCP_OK;
+    c.zc = lcp_calloc((size_t)P->m + 1, sizeof(double));
+    if (L->mf) c.u = lcp_calloc((size_t)L->n + 1, sizeof(double));
+    c.part = lcp_calloc((size_t)L->bp[L->ncolors] + 1, sizeof(double));
+    c.cut = lcp_malloc((size_t)L->ncolors * ((size_t)c.T + 1) + 1, sizeof(int));
+    c.done = lcp_malloc((size_t)L->ncolors + 1, sizeof(atomic_int));
+    if (!c.zc || (L->mf && !c.u) || !c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) color_split(&c);
+    for (int col = 0; st == LCP_OK && col < L->ncolors; col++) atomic_init(&c.done[col], 0);
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
+    if (st == LCP_OK) {
+        info->form = L->mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+        info->omega = opt->omega;
+        info->threads = opt->threads;
+        info->colors = L->ncolors;
+        st = lcp_iterate_fused(P, opt, color_sweep, &c, z, info);
+        info->color_time = L->color_time;
+    }
+    lcp_pool_stop(c.pool);
+    lcp_free(c.zc);
+    lcp_free(c.u);
+    lcp_free(c.part);
+    lcp_free(c.cut);
+    lcp_free(c.done);
+    return st;
+}
+
+lcp_status lcp_setup_pgs_color(const lcp_problem *P, const lcp_options *opt, void **data)
+{
+    if (!data) return LCP_ERR_ARG;
+    *data = NULL;
+    if (!P || !opt) return LCP_ERR_ARG;
+    color_prep *L;
+    int row;
+    lcp_status st = color_prepare(P, opt, &L, &row);
+    *data = L;
+    return st == LCP_ERR_NOMEM ? st : LCP_OK;   /* other errors: the solve reports them */
+}
+
+void lcp_teardown_pgs_color(void *data)
+{
+    color_prep_free(data);
 }
 
 lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, double *z,
@@ -346,68 +490,17 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);
-    color_ctx c;
-    memset(&c, 0, sizeof c);
-    c.P = P;
-    lcp_status st = LCP_OK;
-    if (!(opt->omega > 0.0 && opt->omega < 2.0) || opt->threads < 1 ||
-        opt->threads > MAX_THREADS)
-        st = LCP_ERR_ARG;
-    if (st == LCP_OK) st = lcp_rowop_init(&c.op, P, opt->form);
-    for (int i = 0; st == LCP_OK && i < P->m; i++)
-        if (!(c.op.diag[i] > 0.0)) {
-            st = LCP_ERR_ZERO_DIAG;
-            info->row = i;
-        }
-    c.mf = c.op.mf;
-    double t0 = seconds();
-    if (st == LCP_OK) st = lcp_color_rows(P, &c.op.B, c.op.mf, &c.ncolors, &c.colptr, &c.rows);
-    info->color_time = seconds() - t0;
-    if (st == LCP_OK) st = color_layout(&c, opt);
-    if (st == LCP_OK && !(c.bp = lcp_malloc((size_t)c.ncolors + 1, sizeof(int))))
-        st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) {
-        c.bp[0] = 0;
-        for (int col = 0; col < c.ncolors; col++) {
-            int n = c.colptr[col + 1] - c.colptr[col];
-            c.bp[col + 1] = c.bp[col] + (n + BLOCK - 1) / BLOCK;
-        }
-        c.T = opt->threads;
-        c.part = lcp_calloc((size_t)c.bp[c.ncolors] + 1, sizeof(double));
-        c.cut = lcp_malloc((size_t)c.ncolors * ((size_t)c.T + 1) + 1, sizeof(int));
-        c.done = lcp_malloc((size_t)c.ncolors + 1, sizeof(atomic_int));
-        if (!c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
-        if (st == LCP_OK) color_split(&c);
-        for (int col = 0; st == LCP_OK && col < c.ncolors; col++) atomic_init(&c.done[col], 0);
+    const color_prep *L = opt->prepared;
+    color_prep *own = NULL;
+    lcp_status st = color_args(opt) ? LCP_OK : LCP_ERR_ARG;
+    if (st == LCP_OK && (!L || !color_fits(L, P, opt))) {   /* none given, or for others */
+        double t0 = lcp_seconds();
+        st = color_prepare(P, opt, &own, &info->row);
+        if (own) info->setup_time = lcp_seconds() - t0;
+        L = own;
     }
-    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
-    if (st == LCP_OK) {
-        info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
-        info->omega = opt->omega;
-        info->threads = opt->threads;
-        info->colors = c.ncolors;
-        double ct = info->color_time;
-        st = lcp_iterate_fused(P, opt, color_sweep, &c, z, info);
-        info->color_time = ct;
-    }
-    lcp_pool_stop(c.pool);
-    lcp_rowop_free(&c.op);
-    lcp_csr_free(&c.R);
-    lcp_csr_free(&c.Bc);
-    lcp_free(c.q);
-    lcp_free(c.lo);
-    lcp_free(c.hi);
-    lcp_free(c.E);
-    lcp_free(c.f);
-    lcp_free(c.step);
-    lcp_free(c.colptr);
-    lcp_free(c.rows);
-    lcp_free(c.bp);
-    lcp_free(c.part);
-    lcp_free(c.cut);
-    lcp_free(c.pos);
-    lcp_free(c.zc);
-    lcp_free(c.done);
+    if (st == LCP_OK) st = color_run(L, P, opt, z, info);
+    color_prep_free(own);
     info->status = st;
     return st;
 }

@@ -11,7 +11,7 @@
 
 static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
-     FACTORED_BOXED, lcp_solve_pgs, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_pgs, lcp_setup_pgs, lcp_teardown_pgs},
     {"jacobi", "projected Jacobi with relaxation omega (or auto), assembled or matrix-free",
      BOXED, lcp_solve_jacobi, NULL, NULL},
     {"pgs-block",
@@ -19,7 +19,7 @@ static const lcp_solver registry[] = {
      FACTORED_BOXED, lcp_solve_pgs_block, NULL, NULL},
     {"pgs-color",
      "Gauss-Seidel over a greedy colouring of the rows, each colour on --threads threads",
-     FACTORED_BOXED, lcp_solve_pgs_color, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_pgs_color, lcp_setup_pgs_color, lcp_teardown_pgs_color},
     {"amgs-D", "modulus-based accelerated Gauss-Seidel, Omega = beta D (Method 3.1/3.2)",
      FACTORED_BOXED, lcp_solve_amgs_D, NULL, NULL},
     {"amgs-I", "modulus-based accelerated Gauss-Seidel, Omega = beta I (Method 3.1/3.2)",
@@ -131,12 +131,16 @@ lcp_status lcp_solve(const lcp_solver *s, const lcp_problem *P, const lcp_option
     }
     void *data = NULL;
     lcp_options o = *opt;
+    double t_setup = 0.0;
     if (s->setup && !opt->prepared) {
+        double t0 = lcp_seconds();
         st = s->setup(P, opt, &data);
+        t_setup = lcp_seconds() - t0;
         o.prepared = data;
     }
     if (st == LCP_OK) st = s->solve(P, &o, z, info);
     else lcp_info_init(info);
+    if (data) info->setup_time += t_setup;             /* the setup this call ran */
     lcp_unprepare(s, data);
     info->status = st;
     return st;

@@ -13,8 +13,7 @@ lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form)
 {
     memset(op, 0, sizeof *op);
     op->P = P;
-    if (form == LCP_FORM_AUTO)
-        form = lcp_problem_has_factors(P) ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+    form = lcp_rowop_mf(P, form) ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
     if (form == LCP_FORM_MATRIX_FREE && !lcp_problem_has_factors(P)) return LCP_ERR_NEEDS_FACTORS;
     if (form == LCP_FORM_ASSEMBLED && !P->A.p) return LCP_ERR_NEEDS_ASSEMBLED;
     op->mf = form == LCP_FORM_MATRIX_FREE;

@@ -1,6 +1,7 @@
 /* stream.h: the streaming layout of the matrix-free Gauss-Seidel sweep (stream.c), inside
- * liblcp only.  pgs builds it at set-up when the problem is large (LCP_STREAM_MIN_ROWS);
- * the tests and benchmarks reach it through lcp_pgs_solve_layout. */
+ * liblcp only.  pgs builds it in its setup (lcp_prepare, or at the start of a solve not
+ * given one) when the problem is large (LCP_STREAM_MIN_ROWS); the tests and benchmarks
+ * reach it through lcp_pgs_solve_layout and lcp_pgs_prepare_layout. */
 #ifndef LCP_STREAM_H
 #define LCP_STREAM_H
 
@@ -49,8 +50,15 @@ void lcp_stream_free(lcp_stream *s);
 
 /* pgs with the layout chosen: layout < 0 by the size (what lcp_solve_pgs does), 0 the plain
  * matrix-free (or assembled) rows, 1 the streaming layout whenever the form is matrix-free.
- * *build_time (when not NULL) gets the seconds spent building the layout. */
+ * A layout given in opt->prepared that fits the options is swept whatever `layout' says;
+ * otherwise the solve builds its own (`layout' deciding), and *build_time (when not NULL)
+ * gets the seconds spent building it (0 when none was built). */
 lcp_status lcp_pgs_solve_layout(const lcp_problem *P, const lcp_options *opt, double *z,
                                 lcp_info *info, int layout, double *build_time);
+/* pgs's setup with the layout chosen as above (lcp_setup_pgs is layout -1): *data = the
+ * layout, or NULL when the solve would not take one (or the options are invalid: the solve
+ * reports why).  Free it with lcp_unprepare (pgs's teardown). */
+lcp_status lcp_pgs_prepare_layout(const lcp_problem *P, const lcp_options *opt, int layout,
+                                  void **data);
 
 #endif /* LCP_STREAM_H */

@@ -9,8 +9,16 @@
  *     1, 2, 3 and 4 threads, in both forms;
  *   - pgs-color to a tolerance (1e-7, cap 500) stops after the same sweeps on 1 to 4 threads;
  *   - jacobi after 25 sweeps is bit-identical on 1 to 4 threads and equal to a serial
- *     Jacobi written here from the formula with the library's CSR products. */
+ *     Jacobi written here from the formula with the library's CSR products;
+ *   - pgs-color's setup (lcp_prepare: the colouring and the rows in colour order) made once
+ *     and given to solves on 1 and 2 threads (lcp_solve and the solver's own function)
+ *     gives lcp_solve's status, z, sweeps, residual and colours bit for bit, with no set-up
+ *     in them (setup_time 0) and the colouring's time of the prepared data (color_time,
+ *     the same in each); options it was not made for (omega 1.3, the other form, pgs's
+ *     prepared layout) are ignored: lcp_solve's answer for them without it, with the
+ *     solve's own set-up timed. */
 #include "lcp_internal.h"
+#include "stream.h"
 #include "tap.h"
 #include "testprob.h"
 
@@ -132,6 +140,73 @@ static void jacobi_ref(const lcp_problem *P, int mf, double omega, int sweeps, d
     free(u);
 }
 
+/* pgs-color solved with `o' given the prepared d (fits: made for o), by lcp_solve and by
+ * its own function, on 1 and 2 threads, against lcp_solve without it */
+static void color_prepared(const char *what, const lcp_problem *P, const lcp_options *o,
+                           const void *d, int fits)
+{
+    const lcp_solver *col = lcp_solver_find("pgs-color");
+    size_t bytes = ((size_t)P->m + 1) * sizeof(double);
+    double *z0 = calloc(1, bytes), *z1 = calloc(1, bytes);
+    int good = d != NULL;
+    double ctime = -1.0;
+    for (int T = 1; T <= 2; T++)
+        for (int k = 0; k < 2; k++) {
+            lcp_options op = *o;
+            lcp_info i0, i1;
+            op.threads = T;
+            lcp_status a = lcp_solve(col, P, &op, z0, &i0);
+            op.prepared = d;
+            lcp_status b = k ? col->solve(P, &op, z1, &i1) : lcp_solve(col, P, &op, z1, &i1);
+            good = good && a >= 0 && a == b && i0.iterations == i1.iterations &&
+                   i0.residual == i1.residual && i0.colors == i1.colors &&
+                   memcmp(z0, z1, (size_t)P->m * sizeof(double)) == 0 && i0.setup_time > 0.0 &&
+                   i0.color_time > 0.0 && i1.color_time > 0.0 &&
+                   (fits ? i1.setup_time == 0.0 : i1.setup_time > 0.0);
+            if (fits && ctime >= 0.0) good = good && i1.color_time == ctime;
+            ctime = i1.color_time;
+        }
+    ok(good, "pgs-color/%s: %s, solves with it on 1 and 2 threads = lcp_solve bit for bit", what,
+       fits ? "prepared once" : "prepared for other options, ignored");
+    free(z0);
+    free(z1);
+}
+
+/* pgs-color's setup on P in the form mf: fitting and not fitting options */
+static void check_prepared(const char *name, const lcp_problem *P, int mf)
+{
+    const lcp_solver *col = lcp_solver_find("pgs-color");
+    const char *fn = mf ? "matrix-free" : "assembled";
+    char what[300];
+    lcp_options o;
+    lcp_options_default(&o);
+    o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+    o.tol = 1e-7;
+    o.max_iter = 500;
+    void *d = NULL;
+    lcp_prepare(col, P, &o, &d);
+    snprintf(what, sizeof what, "%s/%s", name, fn);
+    color_prepared(what, P, &o, d, 1);
+    o.omega = 1.3;
+    snprintf(what, sizeof what, "%s/%s, omega 1.3", name, fn);
+    color_prepared(what, P, &o, d, 0);
+    o.omega = 1.0;
+    if (lcp_problem_has_factors(P) && P->A.p) {
+        o.form = mf ? LCP_FORM_ASSEMBLED : LCP_FORM_MATRIX_FREE;
+        snprintf(what, sizeof what, "%s/%s, the %s form", name, fn, lcp_form_name(o.form));
+        color_prepared(what, P, &o, d, 0);
+        o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+    }
+    lcp_unprepare(col, d);
+    if (mf) {
+        const lcp_solver *pgs = lcp_solver_find("pgs");
+        lcp_pgs_prepare_layout(P, &o, 1, &d);
+        snprintf(what, sizeof what, "%s/%s, pgs's prepared layout", name, fn);
+        color_prepared(what, P, &o, d, 0);
+        lcp_unprepare(pgs, d);
+    }
+}
+
 static void check_problem(const char *name, const lcp_problem *P)
 {
     const lcp_solver *pgs = lcp_solver_find("pgs"), *col = lcp_solver_find("pgs-color");
@@ -192,6 +267,7 @@ static void check_problem(const char *name, const lcp_problem *P)
                "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi", name,
                fn, T);
         }
+        check_prepared(name, P, mf);
         lcp_rowop_free(&op);
         free(cp);
         free(rows);

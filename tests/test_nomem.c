@@ -14,11 +14,16 @@
  * longer fails must reproduce the unarmed run bit for bit (status, z).
  * The reference's paths that its defaults reach only on large problems are forced on small
  * ones the same way: the supernodal factorisation (ref_super.c) and the interior-point
- * start (ldlt_ref.c), each alone and together.
+ * start (ldlt_ref.c), each alone and together.  So are the setups (lcp_prepare) of pgs
+ * (its streaming layout, forced with lcp_pgs_prepare_layout) and pgs-color: each armed run
+ * prepares, then solves twice with what was prepared, then frees it (the unarmed run must
+ * have prepared something), and each solver is also called directly without a set-up
+ * (it then sets up for itself: pgs with the layout forced, lcp_pgs_solve_layout).
  * Cost: a few thousand runs on instances of 9 and 20 rows, about a second (ASan: ~10 s).
  */
 #include "lcp_internal.h"
 #include "ldlt_ref.h"
+#include "stream.h"
 #include "sameprob.h"
 #include "tap.h"
 
@@ -73,6 +78,10 @@ static void test_read(const char *dir, const char *name, const lcp_problem *P0)
        k - 1);
 }
 
+/* how a registered solver is called: lcp_solve; its setup, two solves, its teardown; its
+ * own function (it sets up for itself) */
+enum { BY_LCP_SOLVE, PREPARED, DIRECT };
+
 /* one solve, as the armed loop repeats it */
 typedef struct solve_call {
     const lcp_solver *s;       /* a registered solver, or NULL: ref_solve with ro */
@@ -80,12 +89,42 @@ typedef struct solve_call {
     lcp_options opt;
     ref_options ro;
     ref_stats rs;
+    int how;                   /* BY_LCP_SOLVE, PREPARED or DIRECT */
+    int layout;                /* pgs: 1 forces the streaming layout (stream.h) */
+    int prepared;              /* PREPARED: the last setup made something */
 } solve_call;
+
+/* the setup of c's solver (pgs with c->layout) */
+static lcp_status setup(solve_call *c, void **data)
+{
+    return c->layout ? lcp_pgs_prepare_layout(c->P, &c->opt, c->layout, data)
+                     : lcp_prepare(c->s, c->P, &c->opt, data);
+}
+
+/* c's solver called directly (pgs with c->layout) */
+static lcp_status solve(solve_call *c, const lcp_options *o, double *z, lcp_info *info)
+{
+    return c->layout ? lcp_pgs_solve_layout(c->P, o, z, info, c->layout, NULL)
+                     : c->s->solve(c->P, o, z, info);
+}
 
 static lcp_status call(solve_call *c, double *z, lcp_info *info)
 {
-    return c->s ? lcp_solve(c->s, c->P, &c->opt, z, info)
-                : ref_solve(c->P, &c->opt, &c->ro, z, info, &c->rs);
+    if (!c->s) return ref_solve(c->P, &c->opt, &c->ro, z, info, &c->rs);
+    if (c->how == BY_LCP_SOLVE) return lcp_solve(c->s, c->P, &c->opt, z, info);
+    if (c->how == DIRECT) return solve(c, &c->opt, z, info);
+    void *data = NULL;
+    lcp_options o = c->opt;
+    lcp_status st = setup(c, &data);
+    c->prepared = data != NULL;
+    o.prepared = data;
+    for (int k = 0; k < 2 && st == LCP_OK; k++) st = solve(c, &o, z, info);
+    if (!data) {
+        lcp_info_init(info);
+        info->status = st;
+    }
+    lcp_unprepare(c->s, data);
+    return st;
 }
 
 /* k = 1, 2, ...: the k-th allocation refused gives out-of-memory with nothing live, and the
@@ -132,6 +171,24 @@ static void test_solver(const lcp_solver *s, const lcp_problem *P, const char *n
     ok(n > 0, "nomem/solve/%s/%s/%s/%s%s: each of %ld allocations refused gives out-of-memory, "
        "nothing leaks (unarmed: %s)", s->name, name, lcp_form_name(form), lcp_order_name(order),
        omega_auto ? "/omega-auto" : "", n, lcp_status_str(st0));
+}
+
+/* a solver's setup (PREPARED) or its own function (DIRECT), pgs with `layout' */
+static void test_setup(const lcp_solver *s, const lcp_problem *P, const char *name, int how,
+                       int layout)
+{
+    solve_call c = {.s = s, .P = P, .how = how, .layout = layout};
+    char what[256];
+    lcp_status st0;
+    lcp_options_default(&c.opt);
+    c.opt.max_iter = 50;
+    snprintf(what, sizeof what, "%s on %s (%s)", s->name, name,
+             how == PREPARED ? "prepared" : "own set-up");
+    long n = armed_loop(&c, what, &st0);
+    ok(n > 0 && (how != PREPARED || c.prepared),
+       "nomem/%s/%s%s/%s: each of %ld allocations refused gives out-of-memory, nothing leaks "
+       "(unarmed: %s)", how == PREPARED ? "prepare" : "own-set-up", s->name,
+       layout ? "/layout" : "", name, n, lcp_status_str(st0));
 }
 
 /* ldlt-ref with a variant forced (supernodal factorisation, interior-point start) */
@@ -226,6 +283,10 @@ int main(int argc, char **argv)
                     test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, (lcp_order)o, 0);
             if (t == 0 && strcmp(sn, "jacobi") == 0)                /* power iteration */
                 test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 1);
+            int layout = strcmp(sn, "pgs") == 0 && lcp_problem_has_factors(&P);
+            if (layout || strcmp(sn, "pgs-color") == 0)              /* the setups */
+                for (int how = PREPARED; how <= DIRECT; how++)
+                    test_setup(&solvers[s], &P, names[t], how, layout);
         }
         if (t < 2) test_ref_variant(&P, names[t], 1, -1); /* friction; joints (chain) */
         if (t == 0) {               /* block steps leave violators only on three-spheres */

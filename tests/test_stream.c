@@ -14,6 +14,18 @@
  * Then lcp_solve on a problem of LCP_STREAM_MIN_ROWS rows whose bodies are drawn at random
  * (which takes the layout by itself: lcp_stream_pays) equals the plain rows for 3 sweeps,
  * and a problem whose columns are all near each other is found not to pay.
+ * pgs's setup (lcp_prepare; lcp_pgs_prepare_layout to force the layout on small problems):
+ *   - the layout made once and given to two solves (lcp_pgs_solve_layout, told to sweep the
+ *     plain rows: a layout given is swept all the same; and lcp_solve) gives the solve that
+ *     builds its own bit for bit (status, z, sweeps, residual), in every ordering; those two
+ *     report no set-up (setup_time and build time 0), the solve building its own a positive
+ *     one;
+ *   - options the layout was not made for (another omega, an order laid out otherwise,
+ *     another perm or rowkey, the assembled form, pgs-color's prepared data) are ignored:
+ *     the same z as without it, and the solve reports the set-up it ran itself (> 0 exactly
+ *     when the solve without it builds a layout); the same perm in another array fits;
+ *   - on the LCP_STREAM_MIN_ROWS problem lcp_prepare makes the layout by itself and two
+ *     solves with it equal lcp_solve (3 sweeps); on a 3600-row problem it makes none (NULL).
  * Usage: test_stream [INSTANCE_DIR]... */
 #include "lcp.h"
 #include "stream.h"
@@ -89,6 +101,142 @@ static void compare(const lcp_problem *P, const char *name, lcp_order order, dou
     free(perm);
 }
 
+/* status, z, sweeps and residual the same */
+static int same_solve(lcp_status a, const lcp_info *ia, const double *za, lcp_status b,
+                      const lcp_info *ib, const double *zb, int m)
+{
+    return a == b && ia->iterations == ib->iterations && ia->residual == ib->residual &&
+           memcmp(za, zb, sizeof(double) * (size_t)m) == 0;
+}
+
+/* The solves of P with `o' given the prepared `d' (lcp_pgs_solve_layout told layout 0 when
+ * d fits, else 1; then lcp_solve) against the same solves without it (the layout built by
+ * the solve; lcp_solve by the size).  fits: d was made for these options (no set-up in
+ * them), else each sets up as it does without it. */
+static void check_prepared(const lcp_problem *P, const char *what, const void *d,
+                           const lcp_options *o, int fits)
+{
+    int m = P->m;
+    double *z0 = calloc((size_t)m + 1, sizeof(double)), *z1 = calloc((size_t)m + 1, sizeof(double)),
+           *z2 = calloc((size_t)m + 1, sizeof(double)), *z3 = calloc((size_t)m + 1, sizeof(double));
+    lcp_info i0, i1, i2, i3;
+    double bt0 = 0.0, bt1 = -1.0;
+    lcp_options op = *o;
+    op.prepared = NULL;
+    lcp_status a = lcp_pgs_solve_layout(P, &op, z0, &i0, 1, &bt0);
+    op.prepared = d;
+    lcp_status b = lcp_pgs_solve_layout(P, &op, z1, &i1, fits ? 0 : 1, &bt1);
+    lcp_status c = lcp_solve(lcp_solver_find("pgs"), P, &op, z2, &i2);
+    op.prepared = NULL;
+    lcp_status e = lcp_solve(lcp_solver_find("pgs"), P, &op, z3, &i3);   /* by the size */
+    int setup = fits ? i1.setup_time == 0.0 && bt1 == 0.0 && i2.setup_time == 0.0
+                     : (i1.setup_time > 0.0) == (i0.setup_time > 0.0) &&
+                           (bt1 > 0.0) == (bt0 > 0.0) &&
+                           (i2.setup_time > 0.0) == (i3.setup_time > 0.0);
+    if (!setup)
+        tap_diag("set-up seconds %g (build %g) / %g without, %g (build %g) / %g with",
+                 i0.setup_time, bt0, i3.setup_time, i1.setup_time, bt1, i2.setup_time);
+    ok(d && a >= 0 && same_solve(a, &i0, z0, b, &i1, z1, m) &&
+       same_solve(a, &i0, z0, c, &i2, z2, m) && same_solve(a, &i0, z0, e, &i3, z3, m) && setup,
+       "%s: %s, two solves = the solves without it bit for bit (%s, %d sweeps)", what,
+       fits ? "prepared once" : "prepared for other options, ignored", lcp_status_str(a),
+       i0.iterations);
+    free(z0);
+    free(z1);
+    free(z2);
+    free(z3);
+}
+
+/* a random permutation of m rows and keys with ties, from seed s */
+static void perm_keys(int m, uint64_t s, int *perm, double *key)
+{
+    for (int i = 0; i < m; i++) perm[i] = i;
+    for (int i = m - 1; i > 0; i--) {
+        int r = (int)(tp_next(&s) % (uint64_t)(i + 1)), t = perm[i];
+        perm[i] = perm[r];
+        perm[r] = t;
+    }
+    for (int i = 0; i < m; i++) key[i] = (double)(tp_next(&s) % 1000);
+}
+
+/* pgs's setup: in every ordering, then options it was not made for */
+static void prepared(const lcp_problem *P, const char *name)
+{
+    int m = P->m;
+    int *p1 = malloc(sizeof(int) * (size_t)m), *p2 = malloc(sizeof(int) * (size_t)m),
+        *p1b = malloc(sizeof(int) * (size_t)m);
+    double *k1 = malloc(sizeof(double) * (size_t)m), *k2 = malloc(sizeof(double) * (size_t)m);
+    perm_keys(m, 7, p1, k1);
+    perm_keys(m, 8, p2, k2);
+    memcpy(p1b, p1, sizeof(int) * (size_t)m);
+    lcp_options o;
+    lcp_options_default(&o);
+    o.form = LCP_FORM_MATRIX_FREE;
+    o.tol = 1e-6;
+    o.max_iter = 300;
+    o.seed = 3;
+    o.perm = p1;
+    o.rowkey = k1;
+    char what[200];
+    for (size_t k = 0; k < sizeof orders / sizeof orders[0]; k++) {
+        void *d = NULL;
+        o.order = orders[k];
+        lcp_pgs_prepare_layout(P, &o, 1, &d);
+        snprintf(what, sizeof what, "%s %s", name, lcp_order_name(orders[k]));
+        check_prepared(P, what, d, &o, 1);
+        lcp_unprepare(lcp_solver_find("pgs"), d);
+    }
+    struct {
+        const char *what;
+        lcp_order order;
+        double omega;
+        lcp_form form;
+        const int *perm;
+        const double *key;
+        int fits;
+    } alt[] = {
+        {"omega 1.3", LCP_ORDER_NATURAL, 1.3, LCP_FORM_MATRIX_FREE, p1, k1, 0},
+        {"order reverse", LCP_ORDER_REVERSE, 1.0, LCP_FORM_MATRIX_FREE, p1, k1, 0},
+        {"order mass", LCP_ORDER_MASS, 1.0, LCP_FORM_AUTO, p1, k1, 0},
+        {"assembled form", LCP_ORDER_NATURAL, 1.0, LCP_FORM_ASSEMBLED, p1, k1, 0},
+        {"symmetric order (natural layout)", LCP_ORDER_SYMMETRIC, 1.0, LCP_FORM_AUTO, p1, k1, 1},
+        {"another perm", LCP_ORDER_PERM, 1.0, LCP_FORM_MATRIX_FREE, p2, k1, 0},
+        {"the same perm in another array", LCP_ORDER_PERM, 1.0, LCP_FORM_MATRIX_FREE, p1b, k1, 1},
+        {"another rowkey", LCP_ORDER_HEIGHT, 1.0, LCP_FORM_MATRIX_FREE, p1, k2, 0},
+    };
+    for (size_t k = 0; k < sizeof alt / sizeof alt[0]; k++) {
+        void *d = NULL;
+        o.order = alt[k].order == LCP_ORDER_PERM || alt[k].order == LCP_ORDER_HEIGHT
+                      ? alt[k].order : LCP_ORDER_NATURAL;      /* made for omega 1, p1, k1 */
+        o.omega = 1.0;
+        o.form = LCP_FORM_MATRIX_FREE;
+        o.perm = p1;
+        o.rowkey = k1;
+        lcp_pgs_prepare_layout(P, &o, 1, &d);
+        o.order = alt[k].order;
+        o.omega = alt[k].omega;
+        o.form = alt[k].form;
+        o.perm = alt[k].perm;
+        o.rowkey = alt[k].key;
+        snprintf(what, sizeof what, "%s, %s", name, alt[k].what);
+        if (alt[k].form != LCP_FORM_ASSEMBLED || P->A.p)
+            check_prepared(P, what, d, &o, alt[k].fits);
+        lcp_unprepare(lcp_solver_find("pgs"), d);
+    }
+    const lcp_solver *col = lcp_solver_find("pgs-color");
+    void *d = NULL;
+    lcp_options_default(&o);
+    lcp_prepare(col, P, &o, &d);
+    snprintf(what, sizeof what, "%s, pgs-color's prepared data", name);
+    check_prepared(P, what, d, &o, 0);
+    lcp_unprepare(col, d);
+    free(p1);
+    free(p2);
+    free(p1b);
+    free(k1);
+    free(k2);
+}
+
 static void all_orders(const lcp_problem *P, const char *name)
 {
     for (size_t k = 0; k < sizeof orders / sizeof orders[0]; k++) {
@@ -142,6 +290,13 @@ int main(int argc, char **argv)
     if (tp_contact(&P, 6, 400, 1200, 2, 0.5, 1e-3, 11) == 0) {
         ok(!lcp_stream_pays(&P), "random 3D friction: 2400 columns, all near: the layout does not pay");
         all_orders(&P, "random 3D friction");
+        prepared(&P, "random 3D friction");
+        lcp_options o;
+        lcp_options_default(&o);
+        void *d = &o;
+        lcp_status st = lcp_prepare(lcp_solver_find("pgs"), &P, &o, &d);
+        ok(st == LCP_OK && d == NULL, "random 3D friction, %d rows: lcp_prepare makes no layout "
+           "(NULL)", P.m);
     }
     else ok(0, "random 3D friction: built");
     lcp_problem_free(&P);
@@ -161,7 +316,10 @@ int main(int argc, char **argv)
     } else ok(0, "random 3D boxes: built");
     lcp_problem_free(&P);
 
-    if (tp_contact(&P, 3, 500, 1000, 1, 0.3, 1e-4, 13) == 0) all_orders(&P, "random 2D friction");
+    if (tp_contact(&P, 3, 500, 1000, 1, 0.3, 1e-4, 13) == 0) {
+        all_orders(&P, "random 2D friction");
+        prepared(&P, "random 2D friction");
+    }
     else ok(0, "random 2D friction: built");
     lcp_problem_free(&P);
 
@@ -186,10 +344,26 @@ int main(int argc, char **argv)
            P.n / 6);
         ok(a == b && bt1 > 0.0 && bt2 == 0.0 && memcmp(z1, z2, sizeof(double) * (size_t)P.m) == 0,
            "%d rows: pgs takes the layout by itself, 3 sweeps bit for bit", P.m);
-        lcp_solve(lcp_solver_find("pgs"), &P, &o, z2, &i2);
-        ok(memcmp(z1, z2, sizeof(double) * (size_t)P.m) == 0, "%d rows: lcp_solve = the layout", P.m);
+        const lcp_solver *pgs = lcp_solver_find("pgs");
+        lcp_status c = lcp_solve(pgs, &P, &o, z2, &i2);
+        ok(memcmp(z1, z2, sizeof(double) * (size_t)P.m) == 0 && i2.setup_time > 0.0,
+           "%d rows: lcp_solve = the layout, its set-up timed", P.m);
+        void *d = NULL;
+        lcp_status sp = lcp_prepare(pgs, &P, &o, &d);
+        o.prepared = d;
+        double *z3 = calloc((size_t)P.m, sizeof(double));
+        int same = 1;
+        for (int k = 0; k < 2; k++) {
+            lcp_info i3;
+            lcp_status e = lcp_solve(pgs, &P, &o, z3, &i3);
+            same = same && same_solve(c, &i2, z2, e, &i3, z3, P.m) && i3.setup_time == 0.0;
+        }
+        ok(sp == LCP_OK && d && same, "%d rows: lcp_prepare makes the layout, two solves with it "
+           "= lcp_solve bit for bit, no set-up in them", P.m);
+        lcp_unprepare(pgs, d);
         free(z1);
         free(z2);
+        free(z3);
     } else ok(0, "large problem: built");
     lcp_problem_free(&P);
     printf("1..%d\n", tap_n);
