@@ -5,7 +5,8 @@
  * columns, q_i, lo_i, hi_i, omega / a_ii, E_i, findex_i, and reads and writes u = Minv J^T z
  * at the columns of its bodies.  In CSR form that is a dozen arrays, and once u (6 doubles a
  * body) no longer fits in the core's cache it is reached at random: a row waits for memory
- * about every other body.  The layout, built once per solve:
+ * about every other body.  The layout, built once per problem and options (pgs's setup,
+ * lcp_prepare):
  *   - the columns of J (u's coordinates) are renumbered in the order the sweep first
  *     touches them (J's columns, then B's, row by row in the layout order), so that a
  *     body's coordinates stay together and a sweep's first touches run forward in memory;
