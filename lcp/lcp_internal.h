@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#ifdef __cplusplus
+extern "C" { /* the peer libraries' wrappers are C++ */
+#endif
+
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
 
@@ -28,6 +32,12 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
 size_t lcp_residual_work(const lcp_problem *P);
 void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
                      lcp_residuals *R);
+
+/* A solve's last step: for a usable status (st >= 0) the residual of z into info (w: m
+ * doubles of workspace), and LCP_ERR_NONFINITE instead of st when it is not finite (z
+ * finite but so large that A z + q overflows); an error status is returned as it is. */
+lcp_status lcp_final_residual(const lcp_problem *P, const double *z, double *w, lcp_info *info,
+                              lcp_status st);
 
 /* seconds on CLOCK_MONOTONIC: the set-up and colouring times of lcp_info */
 static inline double lcp_seconds(void)
@@ -214,5 +224,9 @@ lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_option
 /* the order of sweep k (k >= 1), computed from the current z where the ordering needs it */
 const int *lcp_order_next(lcp_orderer *o, int k, const double *z);
 void lcp_order_free(lcp_orderer *o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LCP_INTERNAL_H */

@@ -14,7 +14,7 @@
  * `breakdown' for the pivoting solvers; PGS has no verdict of its own (it runs its sweeps):
  * `converged' when its threshold was met before numIterations, else `max-iterations'.
  */
-#include "lcp.h"
+#include "lcp_internal.h"
 
 #include <BulletDynamics/MLCPSolvers/btDantzigSolver.h>
 #include <BulletDynamics/MLCPSolvers/btLemkeSolver.h>
@@ -99,11 +99,12 @@ lcp_status solve(const lcp_problem *P, const lcp_options *opt, double *z, lcp_in
         }
     }
     if (st >= 0) {
-        std::vector<double> w(n);
-        lcp_residuals R;
-        lcp_residual(P, z, w.data(), &R);
-        info->residual = R.r2;
-        info->residual_inf = R.rinf;
+        try {
+            std::vector<double> w(n);
+            st = lcp_final_residual(P, z, w.data(), info, st);
+        } catch (const std::bad_alloc &) {
+            st = LCP_ERR_NOMEM;
+        }
     }
     lcp_teardown_bullet(own);
     return info->status = st;

@@ -12,7 +12,7 @@
  * Status: dSolveLCP's false (its `s <= 0' exit: a row it could not drive) is `partial', a
  * usable answer whose rows not reached are 0; the residual in info is ours.
  */
-#include "lcp.h"
+#include "lcp_internal.h"
 
 #include <dart/external/odelcpsolver/lcp.h>
 
@@ -117,11 +117,12 @@ lcp_status lcp_solve_ode_dantzig(const lcp_problem *P, const lcp_options *opt, d
         }
     }
     if (st >= 0) {
-        std::vector<double> w(P->m);
-        lcp_residuals R;
-        lcp_residual(P, z, w.data(), &R);
-        info->residual = R.r2;
-        info->residual_inf = R.rinf;
+        try {
+            std::vector<double> w(P->m);
+            st = lcp_final_residual(P, z, w.data(), info, st);
+        } catch (const std::bad_alloc &) {
+            st = LCP_ERR_NOMEM;
+        }
     }
     lcp_teardown_ode(own);
     return info->status = st;

@@ -106,12 +106,7 @@ static lcp_status sic_solve(const lcp_problem *P, const lcp_options *opt, double
         else if (code == 0) st = LCP_OK;
         else st = direct ? LCP_ERR_BREAKDOWN : LCP_MAXITER;
     }
-    if (st >= 0) {
-        lcp_residuals R;
-        lcp_residual(P, z, w, &R);
-        info->residual = R.r2;
-        info->residual_inf = R.rinf;
-    }
+    st = lcp_final_residual(P, z, w, info, st);
     if (so) {
         solver_options_delete(so); /* its contents; the struct is the caller's */
         free(so);

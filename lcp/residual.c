@@ -118,3 +118,14 @@ lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff
     if (wdiff) *wdiff = dw / fmax(1.0, nw);
     return LCP_OK;
 }
+
+lcp_status lcp_final_residual(const lcp_problem *P, const double *z, double *w, lcp_info *info,
+                              lcp_status st)
+{
+    if (st < 0) return st;
+    lcp_residuals R;
+    lcp_residual(P, z, w, &R);
+    info->residual = R.r2;
+    info->residual_inf = R.rinf;
+    return isfinite(R.r2) && isfinite(R.rinf) ? st : LCP_ERR_NONFINITE;
+}

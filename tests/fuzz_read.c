@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const names[] = {"A.mtx",    "q.mtx", "lo.mtx", "hi.mtx",   "findex.mtx",
@@ -132,11 +133,23 @@ static void check_promises(const lcp_problem *P)
     must(P->symmetric == lcp_csr_is_symmetric(&P->A), "symmetric flag");
 }
 
+/* the working folders go when the process ends normally (libFuzzer's run, a replay) */
+static void remove_root(void)
+{
+    const char *dirs[] = {in_dir, out1, out2};
+    for (int k = 0; k < 3; k++) {
+        clear(dirs[k]);
+        rmdir(dirs[k]);
+    }
+    rmdir(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    atexit(remove_root);
     snprintf(root, sizeof root, "%s/lcpfuzz-read-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(root)) abort();
