@@ -16,8 +16,10 @@
  *    multiply-add chains; 2 threads on 2 free cores do twice the work of one in the same
  *    time), timed on 1 and 2 threads just before pgs-color and on 2 threads just after,
  *    and a STREAM-style triad a = b + 3 c over 3 x 160 MB (memory bandwidth, 1 and 2
- *    threads).  A round is QUIET when the kernel gained >= 1.8 both before and after: the
- *    pgs-color ratios are also given over the quiet rounds (on a shared machine, the rounds
+ *    threads), and a kernel of 32 chains that keeps a core's FP ports busy (2x on two
+ *    cores, about 1x on two hardware threads of one core: it tells whether a virtual
+ *    machine's two cores are whole cores).  A round is QUIET when the kernel gained >= 1.8
+ *    both before and after: the pgs-color ratios are also given over the quiet rounds (on a shared machine, the rounds
  *    in which two cores were free).  The load average is printed at the start and the end.
  *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
  *    over all rounds, or over the quiet rounds when at least a third of them were quiet.
@@ -107,6 +109,21 @@ static void *chains(void *v)   /* 8 independent chains: the FP ports, no memory 
     for (long i = 0; i < CHAIN_ITERS / k->nt; i++)
         for (int j = 0; j < 8; j++) x[j] = x[j] * 0.99999999 + 1e-8;
     k->res = x[0] + x[1] + x[2] + x[3] + x[4] + x[5] + x[6] + x[7];
+    return NULL;
+}
+
+static void *ports(void *v)    /* 32 independent chains: more than one core's FP ports can
+                                  overlap, so two threads gain 2x only on two whole cores,
+                                  not on two hardware threads of one */
+{
+    kern *k = v;
+    double x[32];
+    for (int j = 0; j < 32; j++) x[j] = 1.0 + 1e-3 * j + 1e-9 * k->id;
+    for (long i = 0; i < CHAIN_ITERS / 4 / k->nt; i++)
+        for (int j = 0; j < 32; j++) x[j] = x[j] * 0.99999999 + 1e-8;
+    double s = 0.0;
+    for (int j = 0; j < 32; j++) s += x[j];
+    k->res = s;
     return NULL;
 }
 
@@ -274,7 +291,7 @@ int main(int argc, char **argv)
     static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
         tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],
         kc[MAX_ROUNDS], kt[MAX_ROUNDS], bw1[MAX_ROUNDS], bw2[MAX_ROUNDS], eff[MAX_ROUNDS],
-        qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS];
+        qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS], kp[MAX_ROUNDS];
     double c1, c2, cj, cpgs;
     int nq = 0;
     ta = calloc(TRIAD_N, sizeof(double));
@@ -287,6 +304,7 @@ int main(int argc, char **argv)
         tc1[r] = sweep_time(&P, "pgs-color", 1, z, &c1);
         tc2[r] = sweep_time(&P, "pgs-color", 2, z, &c2);
         double k2b = kernel_time(chains, 2);
+        kp[r] = kernel_time(ports, 1) / kernel_time(ports, 2);
         double t1 = kernel_time(triad, 1), t2 = kernel_time(triad, 2);
         kc[r] = k1 / k2;
         kt[r] = t1 / t2;
@@ -312,7 +330,7 @@ int main(int argc, char **argv)
     spread Sj = spread_of(sj, R), Cp = spread_of(cp, R), Cc = spread_of(cc, R);
     spread Tp = spread_of(tp, R), T1 = spread_of(tc1, R), T2 = spread_of(tc2, R);
     spread J1 = spread_of(tj1, R), J2 = spread_of(tj2, R);
-    spread C1p = spread_of(c1p, R);
+    spread C1p = spread_of(c1p, R), Kp = spread_of(kp, R);
     spread Qs = spread_of(qs, nq), Qc = spread_of(qc, nq), Qk = spread_of(qk, nq);
     printf("median ms per sweep: pgs %.2f, pgs-color 1 thread %.2f, 2 threads %.2f; "
            "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, 1e3 * T1.med, 1e3 * T2.med,
@@ -326,6 +344,9 @@ int main(int argc, char **argv)
            "(range %.2f-%.2f): what 2 threads could gain at the time\n", Kc.med, Kc.lo, Kc.hi);
     printf("pgs-color speed-up / reference kernel speed-up, same round: median %.2f "
            "(range %.2f-%.2f)\n", Ef.med, Ef.lo, Ef.hi);
+    printf("port-bound kernel (32 chains, the FP ports busy) 2 threads / 1: median %.2f "
+           "(range %.2f-%.2f): near 2 on two whole cores, near 1 on two hardware threads "
+           "of one core\n", Kp.med, Kp.lo, Kp.hi);
     if (nq > 0)
         printf("quiet rounds (kernel >= 1.8 before and after pgs-color): %d of %d: pgs-color "
                "speed-up median %.2f (range %.2f-%.2f), CPU ratio %.2f (%.2f-%.2f), kernel "
