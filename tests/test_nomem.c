@@ -118,11 +118,11 @@ static lcp_status call(solve_call *c, double *z, lcp_info *info)
     lcp_status st = setup(c, &data);
     c->prepared = data != NULL;
     o.prepared = data;
-    for (int k = 0; k < 2 && st == LCP_OK; k++) st = solve(c, &o, z, info);
-    if (!data) {
+    if (st != LCP_OK) {                   /* the setup failed: no solve runs */
         lcp_info_init(info);
         info->status = st;
     }
+    for (int k = 0; k < 2 && st == LCP_OK; k++) st = solve(c, &o, z, info);
     lcp_unprepare(c->s, data);
     return st;
 }
