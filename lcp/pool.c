@@ -1,32 +1,55 @@
 /* pool.c: the thread pool of the parallel sweeps (pgs-color, jacobi), POSIX threads.
  *
- * Started once per solve with T threads: the caller is thread 0, T - 1 workers wait on a
- * condition variable between runs.  lcp_pool_run(fn, arg) runs fn(arg, t) on every
- * thread t and returns when all are done (a mutex and condition variable: one wake-up per
- * sweep).  Inside a run, lcp_pool_barrier() is a sense-reversing counter barrier on C11
- * atomics (sequentially consistent: what a thread wrote before the barrier is seen by
- * every thread after it), spinning briefly and then yielding the core, since this machine
- * is shared and a spinning thread would take the time of the thread it waits for.
+ * Started once per solve with T threads: the caller is thread 0, T - 1 workers wait
+ * between runs.  lcp_pool_run(fn, arg) runs fn(arg, t) on every thread t and returns when
+ * all are done.  A run is announced by a generation counter and its end by a counter of
+ * workers still running (C11 atomics); a thread that waits first spins on the counter for
+ * up to SPIN_NS and only then sleeps on a condition variable (mutex-protected, so no
+ * wake-up is lost).  The spin is there because a sweep is short: waking a sleeping thread
+ * took 30-60 us a run on a virtual machine here (a futex wake and an interrupt to an idle
+ * virtual core), 2-3% of a 2-ms sweep of 10^5 rows and more than a whole sweep of a
+ * stepper's problem; spinning hands a run over in well under a microsecond, and a solve's
+ * sweeps follow each other closely enough that the workers are still spinning.  OpenMP
+ * runtimes do the same (a spin before blocking, the OMP_WAIT_POLICY / blocktime setting).
+ * Inside a run, lcp_pool_barrier() is a sense-reversing counter barrier on C11 atomics
+ * (sequentially consistent: what a thread wrote before the barrier is seen by every
+ * thread after it), spinning briefly and then yielding the core, since this machine is
+ * shared and a spinning thread would take the time of the thread it waits for.
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
- * on which thread ran a piece.  Cost: one wake-up per run, one barrier per call.
- * Source: Mellor-Crummey and Scott, "Algorithms for scalable synchronization on
- * shared-memory multiprocessors" (1991), the sense-reversing centralised barrier.
+ * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
+ * (sleeping); one barrier per call.
+ * Sources: Mellor-Crummey and Scott, "Algorithms for scalable synchronization on
+ * shared-memory multiprocessors" (1991), the sense-reversing centralised barrier; the
+ * spin-then-block wait of Karlin, Li, Manasse and Owicki, "Empirical studies of
+ * competitive spinning for a shared-memory multiprocessor" (SOSP 1991).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "lcp_internal.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+
+/* how long a waiting thread spins before it sleeps (nanoseconds), when the pool has no
+ * more threads than the process has cores; with more, a spinning thread would hold the
+ * core of the thread it waits for, so they sleep at once */
+#define SPIN_NS 200000L
 
 struct lcp_pool {
     int n;                     /* threads, caller included */
     pthread_t *th;             /* n - 1 workers */
     struct pool_worker *w;     /* n - 1 worker arguments */
-    pthread_mutex_t mu;
+    pthread_mutex_t mu;        /* guards the sleeps on start and done */
     pthread_cond_t start, done;
-    unsigned long gen;         /* run counter (under mu) */
-    int pending, quit;         /* workers still running this run; stop request */
-    lcp_pool_fn *fn;
+    atomic_ulong gen;          /* run counter: a new value announces a run (or quit) */
+    atomic_int pending;        /* workers still running this run */
+    atomic_int quit;           /* stop request */
+    int sleepers;              /* workers asleep on start (under mu) */
+    int caller_asleep;         /* the caller asleep on done (under mu) */
+    long spin_ns;              /* SPIN_NS, or 0 when there are more threads than cores */
+    lcp_pool_fn *fn;           /* the run's function and argument: written before gen */
     void *arg;
     atomic_int count, sense;   /* barrier */
     int *local;                /* n: each thread's barrier sense */
@@ -37,24 +60,83 @@ typedef struct pool_worker {
     int tid;
 } pool_worker;
 
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static long long nanos(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* the cores this process may run on (its affinity mask; the online count if unknown) */
+static int cores(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int changed(const void *a, unsigned long v)
+{
+    return atomic_load((atomic_ulong *)a) != v;
+}
+
+static int zero(const void *a, unsigned long v)
+{
+    (void)v;
+    return atomic_load((atomic_int *)a) == 0;
+}
+
+/* 1 once done(a, v), spinning (a pause between looks, the clock read every 64 spins); 0
+ * when spin_ns ran out first */
+static int spin_until(int (*done)(const void *, unsigned long), const void *a, unsigned long v,
+                      long spin_ns)
+{
+    long long t0 = 0;
+    for (unsigned k = 0;; k++) {
+        if (done(a, v)) return 1;
+        if (spin_ns <= 0) return 0;
+        relax();
+        if ((k & 63) == 63) {
+            long long t = nanos();
+            if (t0 == 0) t0 = t;
+            else if (t - t0 > spin_ns) return 0;
+        }
+    }
+}
+
 static void *worker(void *v)
 {
     pool_worker *me = v;
     lcp_pool *p = me->p;
     unsigned long seen = 0;
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (p->gen == seen && !p->quit) pthread_cond_wait(&p->start, &p->mu);
-        seen = p->gen;
-        int quit = p->quit;
-        lcp_pool_fn *fn = p->fn;
-        void *arg = p->arg;
-        pthread_mutex_unlock(&p->mu);
-        if (quit) return NULL;
-        fn(arg, me->tid);
-        pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0) pthread_cond_signal(&p->done);
-        pthread_mutex_unlock(&p->mu);
+        if (!spin_until(changed, &p->gen, seen, p->spin_ns)) {   /* no run yet: sleep until one comes */
+            pthread_mutex_lock(&p->mu);
+            while (atomic_load(&p->gen) == seen) {
+                p->sleepers++;
+                pthread_cond_wait(&p->start, &p->mu);
+                p->sleepers--;
+            }
+            pthread_mutex_unlock(&p->mu);
+        }
+        seen = atomic_load(&p->gen);
+        if (atomic_load(&p->quit)) return NULL;
+        p->fn(p->arg, me->tid);
+        if (atomic_fetch_sub(&p->pending, 1) == 1) {   /* the last: wake the caller */
+            pthread_mutex_lock(&p->mu);
+            if (p->caller_asleep) pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
     }
 }
 
@@ -65,6 +147,10 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     lcp_pool *p = lcp_calloc(1, sizeof *p);
     if (!p) return LCP_ERR_NOMEM;
     p->n = nthreads;
+    p->spin_ns = nthreads <= cores() ? SPIN_NS : 0;
+    atomic_init(&p->gen, 0);
+    atomic_init(&p->pending, 0);
+    atomic_init(&p->quit, 0);
     atomic_init(&p->count, 0);
     atomic_init(&p->sense, 0);
     p->local = lcp_calloc((size_t)nthreads, sizeof(int));
@@ -109,16 +195,21 @@ void lcp_pool_run(lcp_pool *p, lcp_pool_fn *fn, void *arg)
         fn(arg, 0);
         return;
     }
-    pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->arg = arg;
-    p->pending = p->n - 1;
-    p->gen++;
-    pthread_cond_broadcast(&p->start);
+    atomic_store(&p->pending, p->n - 1);
+    pthread_mutex_lock(&p->mu);                /* a worker about to sleep sees the run */
+    atomic_fetch_add(&p->gen, 1);
+    if (p->sleepers > 0) pthread_cond_broadcast(&p->start);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0);
+    if (spin_until(zero, &p->pending, 0, p->spin_ns)) return;
     pthread_mutex_lock(&p->mu);
-    while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+    while (atomic_load(&p->pending) > 0) {
+        p->caller_asleep = 1;
+        pthread_cond_wait(&p->done, &p->mu);
+    }
+    p->caller_asleep = 0;
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -145,7 +236,8 @@ void lcp_pool_stop(lcp_pool *p)
     if (!p) return;
     if (p->n > 1) {
         pthread_mutex_lock(&p->mu);
-        p->quit = 1;
+        atomic_store(&p->quit, 1);
+        atomic_fetch_add(&p->gen, 1);
         pthread_cond_broadcast(&p->start);
         pthread_mutex_unlock(&p->mu);
         for (int t = 0; t < p->n - 1; t++) pthread_join(p->th[t], NULL);

@@ -18,7 +18,8 @@
  *    and a STREAM-style triad a = b + 3 c over 3 x 160 MB (memory bandwidth, 1 and 2
  *    threads), and a kernel of 32 chains that keeps a core's FP ports busy (2x on two
  *    cores, about 1x on two hardware threads of one core: it tells whether a virtual
- *    machine's two cores are whole cores).  A round is QUIET when the kernel gained >= 1.8
+ *    machine's two cores are whole cores), and what a run of the sweeps' thread pool costs
+ *    (2000 empty runs on 2 threads back to back).  A round is QUIET when the kernel gained >= 1.8
  *    both before and after: the pgs-color ratios are also given over the quiet rounds (on a shared machine, the rounds
  *    in which two cores were free).  The load average is printed at the start and the end.
  *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
@@ -34,6 +35,7 @@
  * timing starts after 100 ms asleep, so the real-time throttle never cuts into one). */
 #define _DEFAULT_SOURCE /* getloadavg */
 #include "lcp.h"
+#include "lcp_internal.h"   /* the thread pool, timed on its own */
 #include "testprob.h"
 #include "benchclock.h"
 
@@ -152,6 +154,26 @@ static double kernel_time(void *(*f)(void *), int nt)
     double t = now() - t0;
     for (int i = 0; i < nt; i++) sink += k[i].res;   /* the work cannot be dropped */
     return t;
+}
+
+/* microseconds a run of the sweeps' thread pool (pool.c) costs on 2 threads: 2000 empty
+ * runs back to back (what a sweep pays to start its threads and wait for them) */
+static void pool_noop(void *arg, int tid)
+{
+    (void)arg;
+    (void)tid;
+}
+
+static double pool_run_us(void)
+{
+    lcp_pool *p;
+    if (lcp_pool_start(&p, 2) != LCP_OK) return -1.0;
+    lcp_pool_run(p, pool_noop, NULL);
+    double t0 = now();
+    for (int k = 0; k < 2000; k++) lcp_pool_run(p, pool_noop, NULL);
+    double t = (now() - t0) / 2000;
+    lcp_pool_stop(p);
+    return 1e6 * t;
 }
 
 static void loadavg(const char *when)
@@ -291,7 +313,8 @@ int main(int argc, char **argv)
     static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
         tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],
         kc[MAX_ROUNDS], kt[MAX_ROUNDS], bw1[MAX_ROUNDS], bw2[MAX_ROUNDS], eff[MAX_ROUNDS],
-        qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS], kp[MAX_ROUNDS];
+        qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS], kp[MAX_ROUNDS],
+        pu[MAX_ROUNDS];
     double c1, c2, cj, cpgs;
     int nq = 0;
     ta = calloc(TRIAD_N, sizeof(double));
@@ -314,6 +337,7 @@ int main(int argc, char **argv)
         c1p[r] = c1 / cpgs;
         tj1[r] = sweep_time(&P, "jacobi", 1, z, &cj);
         tj2[r] = sweep_time(&P, "jacobi", 2, z, &cj);
+        pu[r] = pool_run_us();
         cc[r] = c2 / c1;
         sc[r] = tc1[r] / tc2[r];
         sj[r] = tj1[r] / tj2[r];
@@ -330,7 +354,7 @@ int main(int argc, char **argv)
     spread Sj = spread_of(sj, R), Cp = spread_of(cp, R), Cc = spread_of(cc, R);
     spread Tp = spread_of(tp, R), T1 = spread_of(tc1, R), T2 = spread_of(tc2, R);
     spread J1 = spread_of(tj1, R), J2 = spread_of(tj2, R);
-    spread C1p = spread_of(c1p, R), Kp = spread_of(kp, R);
+    spread C1p = spread_of(c1p, R), Kp = spread_of(kp, R), Pu = spread_of(pu, R);
     spread Qs = spread_of(qs, nq), Qc = spread_of(qc, nq), Qk = spread_of(qk, nq);
     printf("median ms per sweep: pgs %.2f, pgs-color 1 thread %.2f, 2 threads %.2f; "
            "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, 1e3 * T1.med, 1e3 * T2.med,
@@ -360,6 +384,8 @@ int main(int argc, char **argv)
            "paired: median %.2f (range %.2f-%.2f)\n", T1.med / Tp.med, C1p.med, C1p.lo, C1p.hi);
     printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", Sj.med, Sj.lo,
            Sj.hi);
+    printf("thread pool, 2 threads: %.2f us a run (median; %.2f-%.2f), 2000 empty runs back "
+           "to back\n", Pu.med, Pu.lo, Pu.hi);
     printf("triad: 1 thread %.1f GB/s, 2 threads %.1f GB/s (medians; 2/1 median %.2f, "
            "range %.2f-%.2f)\n", B1.med, B2.med, Kt.med, Kt.lo, Kt.hi);
     loadavg("at the end");

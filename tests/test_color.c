@@ -16,13 +16,20 @@
  *     in them (setup_time 0) and the colouring's time of the prepared data (color_time,
  *     the same in each); options it was not made for (omega 1.3, the other form, pgs's
  *     prepared layout) are ignored: lcp_solve's answer for them without it, with the
- *     solve's own set-up timed. */
+ *     solve's own set-up timed;
+ *   - the thread pool (pool.c) on 1 to 4 threads runs every thread exactly once a run, with
+ *     what the caller wrote before the run seen by the workers and what every thread wrote
+ *     before a barrier seen by all after it: 2000 runs back to back (the workers spinning
+ *     between runs), then runs after 2 ms asleep (the workers asleep: the wake-up path), and
+ *     runs in which thread T-1 sleeps 1 ms (the caller asleep waiting for it). */
 #include "lcp_internal.h"
 #include "stream.h"
 #include "tap.h"
 #include "testprob.h"
 
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 static const char *base(const char *path, char *buf, size_t len)
 {
@@ -276,8 +283,73 @@ static void check_problem(const char *name, const lcp_problem *P)
     free(zt);
 }
 
+/* ---- the thread pool ---- */
+typedef struct pool_probe {
+    lcp_pool *pool;
+    int T, run, slow;       /* the caller's run number; thread T-1 sleeps 1 ms when slow */
+    int seen[8];            /* per thread: the run number it saw at its start */
+    int count[8];           /* per thread: runs it ran */
+    int phase[8];           /* per thread: written before the barrier */
+    atomic_int bad;         /* after the barrier, a thread saw another's phase unwritten */
+    atomic_int total;
+} pool_probe;
+
+static void nap(long ns)
+{
+    struct timespec ts = {0, ns};
+    nanosleep(&ts, NULL);
+}
+
+static void probe_fn(void *v, int tid)
+{
+    pool_probe *p = v;
+    p->seen[tid] = p->run;
+    p->count[tid]++;
+    atomic_fetch_add(&p->total, 1);
+    if (p->slow && tid == p->T - 1) nap(1000000);
+    p->phase[tid] = p->run;
+    lcp_pool_barrier(p->pool, tid);
+    for (int t = 0; t < p->T; t++)
+        if (p->phase[t] != p->run) atomic_fetch_add(&p->bad, 1);
+    lcp_pool_barrier(p->pool, tid);
+}
+
+static void check_pool(void)
+{
+    for (int T = 1; T <= 4; T++) {
+        pool_probe p;
+        memset(&p, 0, sizeof p);
+        atomic_init(&p.total, 0);
+        atomic_init(&p.bad, 0);
+        p.T = T;
+        if (!ok(lcp_pool_start(&p.pool, T) == LCP_OK && lcp_pool_size(p.pool) == T,
+                "pool: %d threads start", T))
+            continue;
+        int runs = 0, stale = 0;
+        for (int k = 0; k < 2000 + 20; k++) {
+            p.run = ++runs;
+            p.slow = k >= 2010;                      /* the last 10: the caller sleeps */
+            if (k >= 2000 && k < 2010) nap(2000000);   /* 10 after the workers sleep */
+            lcp_pool_run(p.pool, probe_fn, &p);
+            for (int t = 0; t < T; t++) stale += p.seen[t] != runs;
+        }
+        int counts = 0;
+        for (int t = 0; t < T; t++) counts += p.count[t] == runs;
+        ok(counts == T && atomic_load(&p.total) == T * runs,
+           "pool: %d threads: each ran every one of %d runs once (%d of %d threads, %d calls)",
+           T, runs, counts, T, atomic_load(&p.total));
+        ok(stale == 0, "pool: %d threads: every thread saw the run the caller set (%d stale)",
+           T, stale);
+        ok(atomic_load(&p.bad) == 0,
+           "pool: %d threads: writes before a barrier seen after it (%d misses)", T,
+           atomic_load(&p.bad));
+        lcp_pool_stop(p.pool);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    check_pool();
     for (int a = 1; a < argc; a++) {
         lcp_problem P;
         char msg[512], nb[512];
