@@ -9,8 +9,11 @@
  * took 30-60 us a run on a virtual machine here (a futex wake and an interrupt to an idle
  * virtual core), 2-3% of a 2-ms sweep of 10^5 rows and more than a whole sweep of a
  * stepper's problem; spinning hands a run over in well under a microsecond, and a solve's
- * sweeps follow each other closely enough that the workers are still spinning.  OpenMP
- * runtimes do the same (a spin before blocking, the OMP_WAIT_POLICY / blocktime setting).
+ * sweeps follow each other closely enough that the workers are still spinning.  With more
+ * threads than the cores the process may use (its affinity mask) nobody spins: a spinning
+ * thread would hold the core of the thread it waits for (4 threads on 2 cores took twice
+ * as long with the spin).  OpenMP runtimes do the same (a spin before blocking, the
+ * OMP_WAIT_POLICY / blocktime setting, shortened when oversubscribed).
  * Inside a run, lcp_pool_barrier() is a sense-reversing counter barrier on C11 atomics
  * (sequentially consistent: what a thread wrote before the barrier is seen by every
  * thread after it), spinning briefly and then yielding the core, since this machine is
