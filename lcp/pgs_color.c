@@ -36,8 +36,8 @@
  * (iterate.c) are summed per block and the blocks in order, so the estimate does not
  * depend on T either.
  * Threads: options.threads (the pool is started once per solve, one hand-over (pool.c)
- * per sweep, one atomic add and one wait per colour and thread).  The ordering option does not apply
- * (the colouring orders).
+ * per sweep, one atomic add and one wait per colour and thread).  The ordering option
+ * does not apply (the colouring orders).
  * SETUP (lcp_prepare): the row operator, the colouring, the rows' data in colour order and
  * the colours' blocks, made for omega and the form; a solve reads them only (its u, the
  * iterate in colour order, the split between its threads and the pool are its own), so

@@ -123,7 +123,7 @@ static void *worker(void *v)
     lcp_pool *p = me->p;
     unsigned long seen = 0;
     for (;;) {
-        if (!spin_until(changed, &p->gen, seen, p->spin_ns)) {   /* no run yet: sleep until one comes */
+        if (!spin_until(changed, &p->gen, seen, p->spin_ns)) {   /* no run yet: sleep */
             pthread_mutex_lock(&p->mu);
             while (atomic_load(&p->gen) == seen) {
                 p->sleepers++;
