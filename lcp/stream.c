@@ -20,11 +20,16 @@
  *     a run is a stretch of consecutive new columns in J's (B's) column order, so a body's
  *     six coordinates are one run and a contact row has two;
  *   - while it updates row s the sweep prefetches the u of the row PF_AHEAD records ahead
- *     (its runs' first and last coordinates) and its J values, so that the random reads of u overlap, and a
- *     forward sweep prefetches the records PF_BYTES ahead; the array is asked for in
- *     transparent huge pages (madvise).  One core reading one array gets about half the
- *     triad's bandwidth from the hardware prefetchers alone: with the software prefetch
- *     and the huge pages the 10^6-row sweep ran about 1.3x faster (measured under load).
+ *     (its runs' first and last coordinates) and its J values, so that the random reads
+ *     of u overlap, and a forward sweep prefetches the records PF_BYTES ahead.  One core
+ *     reading one array gets about half the triad's bandwidth from the hardware
+ *     prefetchers alone: with the software prefetch the 10^6-row sweep ran about 1.3x
+ *     faster (measured under load).  Transparent huge pages for the records, u and the
+ *     problem's arrays gained nothing (10^6 rows: 63-66 against 64-65 ns a row, plain
+ *     rows 87-90 against 90; a 195126-row pile 22.7-23.1 against 20.8-25.8 ns; paired
+ *     runs on the AMD EPYC machine of README "Performance"), so none are asked for.  (A
+ *     madvise once here never ran: <sys/mman.h> names MADV_HUGEPAGE only with
+ *     _DEFAULT_SOURCE, which this file does not define.)
  * A permutation of u's coordinates only relabels memory: every row sums the same products
  * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
  * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).
@@ -40,12 +45,10 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <string.h>
 
 #define PF_AHEAD 8       /* records between a row and the row whose u it prefetches */
 #define PF_BYTES 4096    /* how far ahead a forward sweep prefetches its records */
-#define HUGE ((uintptr_t)2 << 20) /* a transparent huge page */
 #define HEAD 4           /* words before the runs: [i|findex] [length|runs] [J_i's offset|0] step */
 #define SAMPLE 8         /* lcp_stream_pays looks at every SAMPLE-th row */
 #define NEAR 4096        /* columns (32 KB of u) within which a row's body counts as near */
@@ -156,13 +159,6 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
         lcp_stream_free(s);
         return LCP_ERR_NOMEM;
     }
-#ifdef MADV_HUGEPAGE
-    {
-        uintptr_t a = ((uintptr_t)s->w + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
-        uintptr_t e = ((uintptr_t)(s->w + words + 1)) & ~(uintptr_t)(HUGE - 1);
-        if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);  /* a hint: fewer TLB misses */
-    }
-#endif
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
         double *w = s->w + s->off[t];
