@@ -88,33 +88,25 @@ static int cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-static int changed(const void *a, unsigned long v)
-{
-    return atomic_load((atomic_ulong *)a) != v;
-}
+/* A bounded spin: `while (!ready && spinning(&s))' waits with a pause between looks and
+ * reads the clock every 64 of them; spinning() returns 0 once the spin has lasted
+ * s.limit nanoseconds (at once when the limit is 0), and the caller then sleeps. */
+typedef struct spinner {
+    long limit;
+    long long t0;
+    unsigned k;
+} spinner;
 
-static int zero(const void *a, unsigned long v)
+static int spinning(spinner *s)
 {
-    (void)v;
-    return atomic_load((atomic_int *)a) == 0;
-}
-
-/* 1 once done(a, v), spinning (a pause between looks, the clock read every 64 spins); 0
- * when spin_ns ran out first */
-static int spin_until(int (*done)(const void *, unsigned long), const void *a, unsigned long v,
-                      long spin_ns)
-{
-    long long t0 = 0;
-    for (unsigned k = 0;; k++) {
-        if (done(a, v)) return 1;
-        if (spin_ns <= 0) return 0;
-        relax();
-        if ((k & 63) == 63) {
-            long long t = nanos();
-            if (t0 == 0) t0 = t;
-            else if (t - t0 > spin_ns) return 0;
-        }
+    if (s->limit <= 0) return 0;
+    relax();
+    if ((++s->k & 63) == 0) {
+        long long t = nanos();
+        if (s->t0 == 0) s->t0 = t;
+        else if (t - s->t0 > s->limit) return 0;
     }
+    return 1;
 }
 
 static void *worker(void *v)
@@ -123,7 +115,9 @@ static void *worker(void *v)
     lcp_pool *p = me->p;
     unsigned long seen = 0;
     for (;;) {
-        if (!spin_until(changed, &p->gen, seen, p->spin_ns)) {   /* no run yet: sleep */
+        spinner s = {p->spin_ns, 0, 0};
+        while (atomic_load(&p->gen) == seen && spinning(&s)) {}
+        if (atomic_load(&p->gen) == seen) {                    /* no run yet: sleep */
             pthread_mutex_lock(&p->mu);
             while (atomic_load(&p->gen) == seen) {
                 p->sleepers++;
@@ -206,7 +200,9 @@ void lcp_pool_run(lcp_pool *p, lcp_pool_fn *fn, void *arg)
     if (p->sleepers > 0) pthread_cond_broadcast(&p->start);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0);
-    if (spin_until(zero, &p->pending, 0, p->spin_ns)) return;
+    spinner s = {p->spin_ns, 0, 0};
+    while (atomic_load(&p->pending) > 0 && spinning(&s)) {}
+    if (atomic_load(&p->pending) == 0) return;
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->pending) > 0) {
         p->caller_asleep = 1;
