@@ -4,7 +4,7 @@
  * between runs.  lcp_pool_run(fn, arg) runs fn(arg, t) on every thread t and returns when
  * all are done.  A run is announced by a generation counter and its end by a counter of
  * workers still running (C11 atomics); a thread that waits first spins on the counter for
- * up to SPIN_NS and only then sleeps on a condition variable (mutex-protected, so no
+ * up to SPIN_S and only then sleeps on a condition variable (mutex-protected, so no
  * wake-up is lost).  The spin is there because a sweep is short: waking a sleeping thread
  * took 30-60 us a run on a virtual machine here (a futex wake and an interrupt to an idle
  * virtual core), 2-3% of a 2-ms sweep of 10^5 rows and more than a whole sweep of a
@@ -32,13 +32,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <time.h>
 #include <unistd.h>
 
-/* how long a waiting thread spins before it sleeps (nanoseconds), when the pool has no
- * more threads than the process has cores; with more, a spinning thread would hold the
- * core of the thread it waits for, so they sleep at once */
-#define SPIN_NS 200000L
+/* how long a waiting thread spins before it sleeps (seconds), when the pool has no more
+ * threads than the process has cores; with more, a spinning thread would hold the core of
+ * the thread it waits for, so they sleep at once */
+#define SPIN_S 200e-6
 
 struct lcp_pool {
     int n;                     /* threads, caller included */
@@ -51,7 +50,7 @@ struct lcp_pool {
     atomic_int quit;           /* stop request */
     int sleepers;              /* workers asleep on start (under mu) */
     int caller_asleep;         /* the caller asleep on done (under mu) */
-    long spin_ns;              /* SPIN_NS, or 0 when there are more threads than cores */
+    double spin_s;             /* SPIN_S, or 0 when there are more threads than cores */
     lcp_pool_fn *fn;           /* the run's function and argument: written before gen */
     void *arg;
     atomic_int count, sense;   /* barrier */
@@ -70,13 +69,6 @@ static inline void relax(void)
 #endif
 }
 
-static long long nanos(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* the cores this process may run on (its affinity mask; the online count if unknown) */
 static int cores(void)
 {
@@ -90,20 +82,19 @@ static int cores(void)
 
 /* A bounded spin: `while (!ready && spinning(&s))' waits with a pause between looks and
  * reads the clock every 64 of them; spinning() returns 0 once the spin has lasted
- * s.limit nanoseconds (at once when the limit is 0), and the caller then sleeps. */
+ * s.limit seconds (at once when the limit is 0), and the caller then sleeps. */
 typedef struct spinner {
-    long limit;
-    long long t0;
+    double limit, t0;
     unsigned k;
 } spinner;
 
 static int spinning(spinner *s)
 {
-    if (s->limit <= 0) return 0;
+    if (s->limit <= 0.0) return 0;
     relax();
     if ((++s->k & 63) == 0) {
-        long long t = nanos();
-        if (s->t0 == 0) s->t0 = t;
+        double t = lcp_seconds();
+        if (s->t0 == 0.0) s->t0 = t;
         else if (t - s->t0 > s->limit) return 0;
     }
     return 1;
@@ -115,7 +106,7 @@ static void *worker(void *v)
     lcp_pool *p = me->p;
     unsigned long seen = 0;
     for (;;) {
-        spinner s = {p->spin_ns, 0, 0};
+        spinner s = {p->spin_s, 0.0, 0};
         while (atomic_load(&p->gen) == seen && spinning(&s)) {}
         if (atomic_load(&p->gen) == seen) {                    /* no run yet: sleep */
             pthread_mutex_lock(&p->mu);
@@ -144,7 +135,7 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     lcp_pool *p = lcp_calloc(1, sizeof *p);
     if (!p) return LCP_ERR_NOMEM;
     p->n = nthreads;
-    p->spin_ns = nthreads <= cores() ? SPIN_NS : 0;
+    p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
     atomic_init(&p->gen, 0);
     atomic_init(&p->pending, 0);
     atomic_init(&p->quit, 0);
@@ -200,7 +191,7 @@ void lcp_pool_run(lcp_pool *p, lcp_pool_fn *fn, void *arg)
     if (p->sleepers > 0) pthread_cond_broadcast(&p->start);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0);
-    spinner s = {p->spin_ns, 0, 0};
+    spinner s = {p->spin_s, 0.0, 0};
     while (atomic_load(&p->pending) > 0 && spinning(&s)) {}
     if (atomic_load(&p->pending) == 0) return;
     pthread_mutex_lock(&p->mu);

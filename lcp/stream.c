@@ -27,9 +27,7 @@
  *     faster (measured under load).  Transparent huge pages for the records, u and the
  *     problem's arrays gained nothing (10^6 rows: 63-66 against 64-65 ns a row, plain
  *     rows 87-90 against 90; a 195126-row pile 22.7-23.1 against 20.8-25.8 ns; paired
- *     runs on the AMD EPYC machine of README "Performance"), so none are asked for.  (A
- *     madvise once here never ran: <sys/mman.h> names MADV_HUGEPAGE only with
- *     _DEFAULT_SOURCE, which this file does not define.)
+ *     runs on the AMD EPYC machine of README "Performance"), so none are asked for.
  * A permutation of u's coordinates only relabels memory: every row sums the same products
  * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
  * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).

@@ -19,9 +19,9 @@
  *    threads), and a kernel of 32 chains that keeps a core's FP ports busy (2x on two
  *    cores, about 1x on two hardware threads of one core: it tells whether a virtual
  *    machine's two cores are whole cores), and what a run of the sweeps' thread pool costs
- *    (2000 empty runs on 2 threads back to back).  A round is QUIET when the kernel gained >= 1.8
- *    both before and after: the pgs-color ratios are also given over the quiet rounds (on a shared machine, the rounds
- *    in which two cores were free).  The load average is printed at the start and the end.
+ *    (2000 empty runs on 2 threads back to back).  A round is QUIET when the kernel
+ *    gained >= 1.8 both before and after: the pgs-color ratios are also given over the
+ *    quiet rounds (on a shared machine, the rounds in which two cores were free).  The load average is printed at the start and the end.
  *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
  *    over all rounds, or over the quiet rounds when at least a third of them were quiet.
  * --time DIR: parts 2 and 3 (or the curve) on the instance folder DIR instead of the
