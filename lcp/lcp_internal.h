@@ -192,10 +192,12 @@ void lcp_pool_stop(lcp_pool *pool); /* joins the workers; accepts NULL */
 /* Greedy colouring of the rows (pgs_color.c): rows of one colour share no J column (in the
  * matrix-free form: no column of J or of B = J Minv), are not coupled through A (assembled
  * form: a_ij = a_ji = 0) and are not friction-coupled (findex).  Rows are coloured in
- * natural order with the smallest colour no earlier neighbour has.  On return colptr
+ * natural order with the smallest colour no earlier neighbour has.  contact = 1: the
+ * units coloured are contacts (a normal row and the rows whose findex names it), whose
+ * rows share a colour; the rules hold between rows of different units.  On return colptr
  * (ncolors + 1 entries) and rows (m entries: the rows of colour c in
- * rows[colptr[c] .. colptr[c+1]-1], ordered by lcp_color_key, then ascending) are
- * allocated with lcp_malloc. */
+ * rows[colptr[c] .. colptr[c+1]-1], ordered by lcp_color_key of the unit's normal row,
+ * then by that row, then ascending) are allocated with lcp_malloc. */
 /* the key ordering the rows of a colour: matrix-free, the first column of J_i (the first
  * body of the row's contact; n for an empty row), so that a thread given a range of bodies
  * takes a contiguous run of each colour; assembled, i */
@@ -204,8 +206,8 @@ static inline int lcp_color_key(const lcp_problem *P, int mf, int i)
     if (!mf) return i;
     return P->J.p[i] < P->J.p[i + 1] ? P->J.j[P->J.p[i]] : P->n;
 }
-lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
-                          int **colptr, int **rows);
+lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int contact,
+                          int *ncolors, int **colptr, int **rows);
 
 /* ---- orderings ------------------------------------------------------------------------ */
 typedef struct lcp_orderer {

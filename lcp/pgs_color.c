@@ -1,5 +1,5 @@
-/* pgs_color.c: projected Gauss-Seidel over a colouring of the rows (`pgs-color'), on
- * POSIX threads.
+/* pgs_color.c: projected Gauss-Seidel over a colouring of the rows (`pgs-color') or of
+ * the contacts (`pgs-color-contact'), on POSIX threads.
  *
  * COLOURING (lcp_color_rows, in the setup: lcp_prepare, or the start of a solve given none
  * that fits; timed into info->color_time).  Two rows may be
@@ -17,10 +17,20 @@
  * each the smallest colour none of its earlier neighbours has; cost O(sum over rows of the
  * rows sharing its columns).  Within a colour the rows are ordered by their first column
  * of J (the first body of the contact; assembled: by row), then by row.
+ * CONTACTS (pgs-color-contact, the grouping engines use): the unit coloured is a contact,
+ * its normal row with the friction rows whose findex names it (a row without findex and
+ * not named is a unit alone).  Units conflict when rows of the two share what rows
+ * conflict on above; a unit's rows get one colour and are visited in turn, in ascending
+ * order, by one thread, so a friction row takes its bounds from its normal row updated
+ * just before it (as in natural-order pgs) and the contact's u lines are fetched once
+ * for its rows.  Units are coloured in the order of their first row; within a colour
+ * they are ordered by the key of the normal row, then by that row, their rows ascending.
+ * Without findex every unit is one row and the two solvers are the same.
  *
- * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of BLOCK rows,
- * and the blocks of each colour are split statically between the threads: thread k of T
- * takes the k-th of T equal shares of each colour's blocks (color_split), and as the rows
+ * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of whole units,
+ * each closed at the first unit boundary from BLOCK rows on (rows: BLOCK rows), and the
+ * blocks of each colour are split statically between the threads: thread k of T takes
+ * the k-th of T equal shares of each colour's blocks (color_split), and as the rows
  * of a colour are ordered by their first body, a thread keeps about the same bodies from
  * colour to colour and their u, and the z of their rows, stay in its cache; a thread
  * starts a colour once every thread has finished the previous one (a counter per colour;
@@ -99,8 +109,14 @@ static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int m
     return st;
 }
 
-lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *ncolors,
-                          int **colptr, int **rows)
+/* the unit row i is visited in: its own (rows), or its contact's normal row (contacts) */
+static inline int unit_of(const lcp_problem *P, int contact, int i)
+{
+    return contact && P->findex && P->findex[i] >= 0 ? P->findex[i] : i;
+}
+
+lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int contact,
+                          int *ncolors, int **colptr, int **rows)
 {
     int m = P->m;
     lcp_csr C = {0}, CT = {0};
@@ -108,24 +124,43 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
     *ncolors = 0;
     lcp_status st = conflict_pattern(P, B, mf, &C);
     if (st == LCP_OK && mf) st = lcp_csr_transpose(&C, &CT);
-    int *color = lcp_malloc((size_t)m + 1, sizeof(int));
+    int *color = lcp_malloc((size_t)m + 1, sizeof(int));   /* by unit (its normal row) */
     int *mark = lcp_malloc((size_t)m + 1, sizeof(int));
+    int *up = lcp_calloc((size_t)m + 2, sizeof(int));      /* the rows of each unit, */
+    int *ur = lcp_malloc((size_t)m + 1, sizeof(int));      /* ascending */
     int nc = 0;
-    if (st == LCP_OK && (!color || !mark)) st = LCP_ERR_NOMEM;
-    for (int c = 0; st == LCP_OK && c <= m; c++) mark[c] = -1;
+    if (st == LCP_OK && (!color || !mark || !up || !ur)) st = LCP_ERR_NOMEM;
+    if (st == LCP_OK) {
+        for (int i = 0; i < m; i++) up[unit_of(P, contact, i) + 1]++;
+        for (int i = 0; i < m; i++) up[i + 1] += up[i];
+        for (int i = 0; i < m; i++) ur[up[unit_of(P, contact, i)]++] = i;
+        for (int i = m; i > 0; i--) up[i] = up[i - 1];
+        up[0] = 0;
+    }
+    for (int c = 0; st == LCP_OK && c <= m; c++) mark[c] = -1, color[c] = -1;
+    /* units in the order of their first row, each the smallest colour that no unit
+     * coloured before it and sharing a column (or coupled: assembled) has */
     for (int i = 0; st == LCP_OK && i < m; i++) {
-        for (int k = C.p[i]; k < C.p[i + 1]; k++) {
-            int col = C.j[k];
-            if (!mf) {                                     /* neighbours directly */
-                if (col < i) mark[color[col]] = i;
-                continue;
+        int g = unit_of(P, contact, i);
+        if (color[g] >= 0) continue;                       /* coloured with an earlier row */
+        for (int s = up[g]; s < up[g + 1]; s++) {
+            int r = ur[s];
+            for (int k = C.p[r]; k < C.p[r + 1]; k++) {
+                int col = C.j[k];
+                if (!mf) {                                 /* neighbours directly */
+                    int h = unit_of(P, contact, col);
+                    if (h != g && color[h] >= 0) mark[color[h]] = g;
+                    continue;
+                }
+                for (int x = CT.p[col]; x < CT.p[col + 1]; x++) {
+                    int h = unit_of(P, contact, CT.j[x]);  /* rows sharing the column */
+                    if (h != g && color[h] >= 0) mark[color[h]] = g;
+                }
             }
-            for (int h = CT.p[col]; h < CT.p[col + 1] && CT.j[h] < i; h++)
-                mark[color[CT.j[h]]] = i;                  /* rows sharing the column */
         }
         int c = 0;
-        while (mark[c] == i) c++;
-        color[i] = c;
+        while (mark[c] == g) c++;
+        color[g] = c;
         if (c + 1 > nc) nc = c + 1;
     }
     if (st == LCP_OK) {
@@ -138,16 +173,19 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
     int *bykey = st == LCP_OK ? lcp_malloc((size_t)m + 1, sizeof(int)) : NULL;
     if (st == LCP_OK && (!kp || !bykey)) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) {
-        for (int i = 0; i < m; i++) kp[lcp_color_key(P, mf, i) + 1]++;   /* rows by key, */
-        for (int k = 0; k < nkey; k++) kp[k + 1] += kp[k];               /* then by row */
-        for (int i = 0; i < m; i++) bykey[kp[lcp_color_key(P, mf, i)]++] = i;
+        /* ur lists the rows by unit, then ascending; counting sorts, each stable: by the
+         * key of the unit's normal row, then by colour */
+        for (int i = 0; i < m; i++) kp[lcp_color_key(P, mf, unit_of(P, contact, i)) + 1]++;
+        for (int k = 0; k < nkey; k++) kp[k + 1] += kp[k];
+        for (int s = 0; s < m; s++)
+            bykey[kp[lcp_color_key(P, mf, unit_of(P, contact, ur[s]))]++] = ur[s];
         int *cp = *colptr;
-        for (int i = 0; i < m; i++) cp[color[i] + 1]++;
+        for (int i = 0; i < m; i++) cp[color[unit_of(P, contact, i)] + 1]++;
         for (int c = 0; c < nc; c++) cp[c + 1] += cp[c];
         for (int c = 0; c <= nc; c++) mark[c] = cp[c];
-        for (int s = 0; s < m; s++) {                    /* by colour, stable: then by key */
+        for (int s = 0; s < m; s++) {
             int i = bykey[s];
-            (*rows)[mark[color[i]]++] = i;
+            (*rows)[mark[color[unit_of(P, contact, i)]]++] = i;
         }
         *ncolors = nc;
     } else {
@@ -159,6 +197,8 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int *n
     lcp_free(bykey);
     lcp_free(color);
     lcp_free(mark);
+    lcp_free(up);
+    lcp_free(ur);
     lcp_csr_free(&C);
     lcp_csr_free(&CT);
     return st;
@@ -171,11 +211,13 @@ typedef struct color_prep {
     unsigned tag;        /* LCP_PREP_COLOR */
     double omega;
     int mf, m, n;
+    int contact;         /* 1: the units are contacts (pgs-color-contact), 0: rows */
     double color_time;   /* seconds of lcp_color_rows */
     lcp_csr B;           /* matrix-free: B = J Minv by rows, for u = B^T z at the start (as pgs) */
     int ncolors;
     int *colptr, *rows;  /* the colouring */
     int *bp;             /* ncolors + 1: first block of each colour */
+    int *bs;             /* blocks + 1: the first position of each block */
     /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
     lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
     lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
@@ -274,14 +316,11 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
     const lcp_csr *R = &c->L.R, *B = &c->L.Bc;
     double *z = c->zc, *u = c->u;
     const int hasE = c->P->E != NULL;
-    int end = c->L.colptr[col + 1];
-    int last = c->L.colptr[col] + (b1 - c->L.bp[col]) * BLOCK;
-    if (last > end) last = end;
+    const int last = c->L.bs[b1];
+    (void)col;
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
-        int t0 = c->L.colptr[col] + (b - c->L.bp[col]) * BLOCK;
-        int t1 = t0 + BLOCK < end ? t0 + BLOCK : end;
-        for (int t = t0; t < t1; t++) {
+        for (int t = c->L.bs[b]; t < c->L.bs[b + 1]; t++) {
             if (mf && t + AHEAD < last)
                 for (int k = B->p[t + AHEAD]; k < B->p[t + AHEAD + 1]; k++)
                     __builtin_prefetch(&u[B->j[k]], 1, 3);
@@ -373,6 +412,7 @@ static void color_prep_free(color_prep *L)
     lcp_free(L->colptr);
     lcp_free(L->rows);
     lcp_free(L->bp);
+    lcp_free(L->bs);
     lcp_free(L->pos);
     lcp_free(L);
 }
@@ -380,7 +420,7 @@ static void color_prep_free(color_prep *L)
 /* The set-up (once per problem): the row operator (a_ii > 0, else *row), the colouring
  * (timed), the rows in colour order and the colours' blocks; B is kept for u's reset and
  * a_ii dropped. */
-static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt,
+static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt, int contact,
                                 color_prep **out, int *row)
 {
     *out = NULL;
@@ -399,19 +439,27 @@ static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt,
         L->mf = op.mf;
         L->m = P->m;
         L->n = P->n;
+        L->contact = contact;
         double t0 = lcp_seconds();
-        st = lcp_color_rows(P, &op.B, op.mf, &L->ncolors, &L->colptr, &L->rows);
+        st = lcp_color_rows(P, &op.B, op.mf, contact, &L->ncolors, &L->colptr, &L->rows);
         L->color_time = lcp_seconds() - t0;
     }
     if (st == LCP_OK) st = color_layout(L, P, &op, opt->omega);
-    if (st == LCP_OK && !(L->bp = lcp_malloc((size_t)L->ncolors + 1, sizeof(int))))
+    if (st == LCP_OK && (!(L->bp = lcp_malloc((size_t)L->ncolors + 1, sizeof(int))) ||
+                         !(L->bs = lcp_malloc((size_t)P->m + 1, sizeof(int)))))
         st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) {
+    if (st == LCP_OK) {            /* blocks: whole units, closed at BLOCK rows or more */
+        int nb = 0;
         L->bp[0] = 0;
         for (int col = 0; col < L->ncolors; col++) {
-            int n = L->colptr[col + 1] - L->colptr[col];
-            L->bp[col + 1] = L->bp[col] + (n + BLOCK - 1) / BLOCK;
+            for (int t = L->colptr[col]; t < L->colptr[col + 1]; t++)
+                if (t == L->colptr[col] ||
+                    (t - L->bs[nb - 1] >= BLOCK &&
+                     unit_of(P, contact, L->rows[t]) != unit_of(P, contact, L->rows[t - 1])))
+                    L->bs[nb++] = t;
+            L->bp[col + 1] = nb;
         }
+        L->bs[nb] = P->m;
         L->B = op.B;                                      /* kept; the rest of op freed */
         memset(&op.B, 0, sizeof op.B);
     }
@@ -425,9 +473,11 @@ static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt,
 }
 
 /* 1 when L was made by color_prepare for P with options like opt */
-static int color_fits(const color_prep *L, const lcp_problem *P, const lcp_options *opt)
+static int color_fits(const color_prep *L, const lcp_problem *P, const lcp_options *opt,
+                      int contact)
 {
-    return L->tag == LCP_PREP_COLOR && L->omega == opt->omega && L->m == P->m &&
+    return L->tag == LCP_PREP_COLOR && L->contact == contact && L->omega == opt->omega &&
+           L->m == P->m &&
            L->n == P->n && L->mf == lcp_rowop_mf(P, opt->form) &&
            (!L->mf || lcp_problem_has_factors(P)) && (L->mf || P->A.p);
 }
@@ -468,34 +518,30 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
     return st;
 }
 
-lcp_status lcp_setup_pgs_color(const lcp_problem *P, const lcp_options *opt, void **data)
+static lcp_status color_setup(const lcp_problem *P, const lcp_options *opt, int contact,
+                              void **data)
 {
     if (!data) return LCP_ERR_ARG;
     *data = NULL;
     if (!P || !opt) return LCP_ERR_ARG;
     color_prep *L;
     int row;
-    lcp_status st = color_prepare(P, opt, &L, &row);
+    lcp_status st = color_prepare(P, opt, contact, &L, &row);
     *data = L;
     return st == LCP_ERR_NOMEM ? st : LCP_OK;   /* other errors: the solve reports them */
 }
 
-void lcp_teardown_pgs_color(void *data)
-{
-    color_prep_free(data);
-}
-
-lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, double *z,
-                               lcp_info *info)
+static lcp_status color_solve(const lcp_problem *P, const lcp_options *opt, int contact,
+                              double *z, lcp_info *info)
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);
     const color_prep *L = opt->prepared;
     color_prep *own = NULL;
     lcp_status st = color_args(opt) ? LCP_OK : LCP_ERR_ARG;
-    if (st == LCP_OK && (!L || !color_fits(L, P, opt))) {   /* none given, or for others */
+    if (st == LCP_OK && (!L || !color_fits(L, P, opt, contact))) {   /* none, or for others */
         double t0 = lcp_seconds();
-        st = color_prepare(P, opt, &own, &info->row);
+        st = color_prepare(P, opt, contact, &own, &info->row);
         if (own) info->setup_time = lcp_seconds() - t0;
         L = own;
     }
@@ -503,4 +549,33 @@ lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, dou
     color_prep_free(own);
     info->status = st;
     return st;
+}
+
+void lcp_teardown_pgs_color(void *data)
+{
+    color_prep_free(data);
+}
+
+/* the two variants: units of one row, or a contact's rows */
+lcp_status lcp_setup_pgs_color(const lcp_problem *P, const lcp_options *opt, void **data)
+{
+    return color_setup(P, opt, 0, data);
+}
+
+lcp_status lcp_solve_pgs_color(const lcp_problem *P, const lcp_options *opt, double *z,
+                               lcp_info *info)
+{
+    return color_solve(P, opt, 0, z, info);
+}
+
+lcp_status lcp_setup_pgs_color_contact(const lcp_problem *P, const lcp_options *opt,
+                                       void **data)
+{
+    return color_setup(P, opt, 1, data);
+}
+
+lcp_status lcp_solve_pgs_color_contact(const lcp_problem *P, const lcp_options *opt, double *z,
+                                       lcp_info *info)
+{
+    return color_solve(P, opt, 1, z, info);
 }

@@ -20,6 +20,10 @@ static const lcp_solver registry[] = {
     {"pgs-color",
      "Gauss-Seidel over a greedy colouring of the rows, each colour on --threads threads",
      FACTORED_BOXED, lcp_solve_pgs_color, lcp_setup_pgs_color, lcp_teardown_pgs_color},
+    {"pgs-color-contact",
+     "pgs-color over a colouring of the contacts: a normal row and its friction rows in one "
+     "colour, visited in turn by one thread", FACTORED_BOXED, lcp_solve_pgs_color_contact,
+     lcp_setup_pgs_color_contact, lcp_teardown_pgs_color},
     {"amgs-D", "modulus-based accelerated Gauss-Seidel, Omega = beta D (Method 3.1/3.2)",
      FACTORED_BOXED, lcp_solve_amgs_D, NULL, NULL},
     {"amgs-I", "modulus-based accelerated Gauss-Seidel, Omega = beta I (Method 3.1/3.2)",

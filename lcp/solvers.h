@@ -12,7 +12,9 @@ lcp_solve_fn lcp_solve_jacobi; /* jacobi.c */
 lcp_solve_fn lcp_solve_pgs_block; /* pgs_block.c */
 lcp_solve_fn lcp_solve_pgs_color; /* pgs_color.c */
 lcp_setup_fn lcp_setup_pgs_color; /* the colouring and the rows in colour order */
-lcp_teardown_fn lcp_teardown_pgs_color;
+lcp_teardown_fn lcp_teardown_pgs_color; /* also pgs-color-contact's */
+lcp_solve_fn lcp_solve_pgs_color_contact;
+lcp_setup_fn lcp_setup_pgs_color_contact;
 lcp_solve_fn lcp_solve_amgs_D, lcp_solve_amgs_I, lcp_solve_amgs_D_explicit, lcp_solve_amgs_I_explicit; /* amgs.c */
 lcp_solve_fn lcp_solve_mgs; /* amgs.c */
 lcp_solve_fn lcp_solve_ldlt_ref; /* reference/ldlt_ref.c */

@@ -1,8 +1,9 @@
 /* bench_color.c: the parallel solvers (issue "Performance", item 2).
- *   bench_color [--rounds R] [--curve [N]] [instance folder ...]
- * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order) and pgs-color on each
- *    instance folder given as an argument, and their residuals after 1000 sweeps: what the
- *    colouring costs in sweeps; with the number of colours and the colouring's time.
+ *   bench_color [--rounds R] [--curve [N]] [--solver S] [--time DIR] [instance folder ...]
+ * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order), pgs-color (rows coloured)
+ *    and pgs-color-contact (contacts coloured) on each instance folder given as an
+ *    argument, and their residuals after 1000 sweeps: what each colouring costs in sweeps;
+ *    with the number of colours and the colouring's time.
  * 2. On a synthetic 3D contact problem with 10^5 rows (3 rows per contact, friction, the
  *    two bodies of a contact drawn at random among 22222), the time of one sweep (slope of
  *    41 sweeps against 1, which cancels the set-up and the colouring) of pgs, pgs-color on
@@ -24,6 +25,8 @@
  *    quiet rounds (on a shared machine, the rounds in which two cores were free).  The load average is printed at the start and the end.
  *    Exits 1 when the median pgs-color speed-up on 2 threads is below 1.7 (the target),
  *    over all rounds, or over the quiet rounds when at least a third of them were quiet.
+ * --solver S: the coloured solver timed in 2 and 3 and in the curve: pgs-color (default) or
+ *    pgs-color-contact.
  * --time DIR: parts 2 and 3 (or the curve) on the instance folder DIR instead of the
  *    synthetic problem (a captured pile: bodies and contacts numbered in space, so each
  *    thread's share of a colour keeps to its own bodies far more than with random pairs).
@@ -47,6 +50,7 @@
 #include <unistd.h>
 
 #define MAX_ROUNDS 200
+static const char *CS = "pgs-color";   /* the coloured solver timed (--solver) */
 #define MAX_T 256
 
 static double cpu(void)
@@ -200,8 +204,12 @@ static spread spread_of(double *x, int n)
 
 static void instance_table(int nf, char **folders)
 {
-    printf("%-26s %6s %7s %9s %10s %10s %10s %10s\n", "instance", "rows", "colours",
-           "colour_s", "pgs", "pgs-color", "r@1000 pgs", "pgs-color");
+    static const char *sv[3] = {"pgs", "pgs-color", "pgs-color-contact"};
+    if (nf > 0)
+        printf("sweeps to 1e-6 (cap 5000) and residual after 1000 sweeps; colours and the "
+               "colouring's seconds\n%-26s %6s %11s %11s %11s %8s %9s %8s %9s\n", "instance",
+               "rows", "pgs", "pgs-color", "-contact", "colours", "colour_s", "colours",
+               "colour_s");
     for (int a = 0; a < nf; a++) {
         lcp_problem P;
         char msg[512];
@@ -210,25 +218,29 @@ static void instance_table(int nf, char **folders)
             exit(1);
         }
         double *z = calloc((size_t)P.m + 1, sizeof(double));
-        lcp_options o;
-        lcp_options_default(&o);
-        o.max_iter = 5000;
-        lcp_info ip, ic;
-        lcp_status sp = lcp_solve(lcp_solver_find("pgs"), &P, &o, z, &ip);
-        lcp_status sc = lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &ic);
-        lcp_info rp, rc;                               /* residuals after 1000 sweeps */
-        o.tol = -1.0;
-        o.max_iter = 1000;
-        lcp_solve(lcp_solver_find("pgs"), &P, &o, z, &rp);
-        lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &rc);
+        lcp_info it[3], ir[3];
+        lcp_status st[3];
+        for (int v = 0; v < 3; v++) {
+            lcp_options o;
+            lcp_options_default(&o);
+            o.max_iter = 5000;
+            st[v] = lcp_solve(lcp_solver_find(sv[v]), &P, &o, z, &it[v]);
+            o.tol = -1.0;                               /* the residual after 1000 sweeps */
+            o.max_iter = 1000;
+            lcp_solve(lcp_solver_find(sv[v]), &P, &o, z, &ir[v]);
+        }
         size_t n = strlen(folders[a]);
         while (n > 1 && folders[a][n - 1] == '/') n--;
         size_t b = n;
         while (b > 0 && folders[a][b - 1] != '/') b--;
-        printf("%-26.*s %6d %7d %9.2e %5d%-5s %5d%-5s %10.2e %10.2e\n", (int)(n - b),
-               folders[a] + b, P.m, ic.colors, ic.color_time, ip.iterations,
-               sp == LCP_OK ? "" : " cap", ic.iterations, sc == LCP_OK ? "" : " cap",
-               rp.residual, rc.residual);
+        printf("%-26.*s %6d", (int)(n - b), folders[a] + b, P.m);
+        for (int v = 0; v < 3; v++)
+            printf(" %5d%-5s", it[v].iterations, st[v] == LCP_OK ? "" : " cap");
+        printf(" %8d %9.2e %8d %9.2e\n", it[1].colors, it[1].color_time, it[2].colors,
+               it[2].color_time);
+        printf("%-26s %6s", "  residual @1000", "");
+        for (int v = 0; v < 3; v++) printf(" %10.2e", ir[v].residual);
+        printf("\n");
         free(z);
         lcp_problem_free(&P);
     }
@@ -237,16 +249,16 @@ static void instance_table(int nf, char **folders)
 /* the speed-up curve: pgs-color on 1 and T threads and the kernel on 1 and T, T = 1..N */
 static void curve(const lcp_problem *P, double *z, int N, int R)
 {
-    printf("\nspeed-up curve, pgs-color, %d paired rounds per thread count (medians, ranges)\n"
-           "%7s %9s %9s %17s %17s %17s\n", R, "threads", "ms/sweep", "ms 1 thr",
+    printf("\nspeed-up curve, %s, %d paired rounds per thread count (medians, ranges)\n"
+           "%7s %9s %9s %17s %17s %17s\n", CS, R, "threads", "ms/sweep", "ms 1 thr",
            "speed-up", "kernel speed-up", "CPU T / CPU 1");
     for (int T = 1; T <= N; T++) {
         double s[MAX_ROUNDS], k[MAX_ROUNDS], c[MAX_ROUNDS], t1[MAX_ROUNDS], tT[MAX_ROUNDS];
         for (int r = 0; r < R; r++) {
             double c1, cT;
             k[r] = kernel_time(chains, 1) / kernel_time(chains, T);
-            t1[r] = sweep_time(P, "pgs-color", 1, z, &c1);
-            tT[r] = sweep_time(P, "pgs-color", T, z, &cT);
+            t1[r] = sweep_time(P, CS, 1, z, &c1);
+            tT[r] = sweep_time(P, CS, T, z, &cT);
             s[r] = t1[r] / tT[r];
             c[r] = cT / c1;
         }
@@ -267,6 +279,12 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--rounds") && a + 1 < argc) {
             R = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--solver") && a + 1 < argc) {
+            CS = argv[++a];
+            if (!lcp_solver_find(CS) || strncmp(CS, "pgs-color", 9)) {
+                fprintf(stderr, "bench_color: --solver: pgs-color or pgs-color-contact\n");
+                return 2;
+            }
         } else if (!strcmp(argv[a], "--time") && a + 1 < argc) {
             timed = argv[++a];
         } else if (!strcmp(argv[a], "--curve")) {
@@ -296,7 +314,7 @@ int main(int argc, char **argv)
     o.max_iter = 1;
     o.tol = -1;
     lcp_info info;
-    lcp_solve(lcp_solver_find("pgs-color"), &P, &o, z, &info);
+    lcp_solve(lcp_solver_find(CS), &P, &o, z, &info);
     if (timed)
         printf("\ntimed on %s: %d rows, %d body coordinates, %d colours (colouring %.3f s)\n",
                timed, P.m, P.n, info.colors, info.color_time);
@@ -324,8 +342,8 @@ int main(int argc, char **argv)
     for (long i = 0; i < TRIAD_N; i++) tb[i] = 1.0, tc[i] = 2.0;
     for (int r = 0; r < R; r++) {
         double k1 = kernel_time(chains, 1), k2 = kernel_time(chains, 2);
-        tc1[r] = sweep_time(&P, "pgs-color", 1, z, &c1);
-        tc2[r] = sweep_time(&P, "pgs-color", 2, z, &c2);
+        tc1[r] = sweep_time(&P, CS, 1, z, &c1);
+        tc2[r] = sweep_time(&P, CS, 2, z, &c2);
         double k2b = kernel_time(chains, 2);
         kp[r] = kernel_time(ports, 1) / kernel_time(ports, 2);
         double t1 = kernel_time(triad, 1), t2 = kernel_time(triad, 2);
@@ -356,32 +374,32 @@ int main(int argc, char **argv)
     spread J1 = spread_of(tj1, R), J2 = spread_of(tj2, R);
     spread C1p = spread_of(c1p, R), Kp = spread_of(kp, R), Pu = spread_of(pu, R);
     spread Qs = spread_of(qs, nq), Qc = spread_of(qc, nq), Qk = spread_of(qk, nq);
-    printf("median ms per sweep: pgs %.2f, pgs-color 1 thread %.2f, 2 threads %.2f; "
-           "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, 1e3 * T1.med, 1e3 * T2.med,
+    printf("median ms per sweep: pgs %.2f, %s 1 thread %.2f, 2 threads %.2f; "
+           "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, CS, 1e3 * T1.med, 1e3 * T2.med,
            1e3 * J1.med, 1e3 * J2.med);
-    printf("pgs-color speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f) of %d paired "
-           "(target >= 1.7)\n", Sc.med, Sc.lo, Sc.hi, R);
-    printf("pgs-color CPU time per sweep, 2 threads / 1 thread (both threads counted; 1 = "
-           "no work added by the split): median %.2f (range %.2f-%.2f)\n", Cc.med, Cc.lo,
+    printf("%s speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f) of %d paired "
+           "(target >= 1.7)\n", CS, Sc.med, Sc.lo, Sc.hi, R);
+    printf("%s CPU time per sweep, 2 threads / 1 thread (both threads counted; 1 = "
+           "no work added by the split): median %.2f (range %.2f-%.2f)\n", CS, Cc.med, Cc.lo,
            Cc.hi);
     printf("reference kernel (independent chains, no sharing) 2 threads / 1: median %.2f "
            "(range %.2f-%.2f): what 2 threads could gain at the time\n", Kc.med, Kc.lo, Kc.hi);
-    printf("pgs-color speed-up / reference kernel speed-up, same round: median %.2f "
-           "(range %.2f-%.2f)\n", Ef.med, Ef.lo, Ef.hi);
+    printf("%s speed-up / reference kernel speed-up, same round: median %.2f "
+           "(range %.2f-%.2f)\n", CS, Ef.med, Ef.lo, Ef.hi);
     printf("port-bound kernel (32 chains, the FP ports busy) 2 threads / 1: median %.2f "
            "(range %.2f-%.2f): near 2 on two whole cores, near 1 on two hardware threads "
            "of one core\n", Kp.med, Kp.lo, Kp.hi);
     if (nq > 0)
-        printf("quiet rounds (kernel >= 1.8 before and after pgs-color): %d of %d: pgs-color "
+        printf("quiet rounds (kernel >= 1.8 before and after %s): %d of %d: %s "
                "speed-up median %.2f (range %.2f-%.2f), CPU ratio %.2f (%.2f-%.2f), kernel "
-               "%.2f (%.2f-%.2f)\n", nq, R, Qs.med, Qs.lo, Qs.hi, Qc.med, Qc.lo, Qc.hi,
+               "%.2f (%.2f-%.2f)\n", CS, nq, R, CS, Qs.med, Qs.lo, Qs.hi, Qc.med, Qc.lo, Qc.hi,
                Qk.med, Qk.lo, Qk.hi);
     else
-        printf("quiet rounds (kernel >= 1.8 before and after pgs-color): none of %d\n", R);
-    printf("pgs-color on 2 threads against serial pgs: median %.2f (range %.2f-%.2f)\n",
+        printf("quiet rounds (kernel >= 1.8 before and after %s): none of %d\n", CS, R);
+    printf("%s on 2 threads against serial pgs: median %.2f (range %.2f-%.2f)\n", CS,
            Cp.med, Cp.lo, Cp.hi);
-    printf("pgs-color on 1 thread against serial pgs, medians: %.2f; CPU time per sweep, "
-           "paired: median %.2f (range %.2f-%.2f)\n", T1.med / Tp.med, C1p.med, C1p.lo, C1p.hi);
+    printf("%s on 1 thread against serial pgs, medians: %.2f; CPU time per sweep, "
+           "paired: median %.2f (range %.2f-%.2f)\n", CS, T1.med / Tp.med, C1p.med, C1p.lo, C1p.hi);
     printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", Sj.med, Sj.lo,
            Sj.hi);
     printf("thread pool, 2 threads: %.2f us a run (median; %.2f-%.2f), 2000 empty runs back "

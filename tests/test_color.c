@@ -40,21 +40,31 @@ static const char *base(const char *path, char *buf, size_t len)
     return s ? s + 1 : buf;
 }
 
-/* the order within a colour, written out: matrix-free, by the first column of J_i (the
- * row's first body), then by row; assembled, by row.  < 0 when row a comes before row b */
-static int key(const lcp_problem *P, int mf, int a, int b)
+/* the unit of row i: itself (pgs-color), or its contact's normal row (pgs-color-contact) */
+static int unit(const lcp_problem *P, int contact, int i)
 {
+    return contact && P->findex && P->findex[i] >= 0 ? P->findex[i] : i;
+}
+
+/* the order within a colour, written out: matrix-free, by the first column of J_g of the
+ * unit's row g (the contact's first body), assembled by g; then by unit, then by row.
+ * < 0 when row a comes before row b */
+static int key(const lcp_problem *P, int mf, int contact, int a, int b)
+{
+    int ga = unit(P, contact, a), gb = unit(P, contact, b);
     if (mf) {
-        int ka = P->J.p[a] < P->J.p[a + 1] ? P->J.j[P->J.p[a]] : P->n;
-        int kb = P->J.p[b] < P->J.p[b + 1] ? P->J.j[P->J.p[b]] : P->n;
+        int ka = P->J.p[ga] < P->J.p[ga + 1] ? P->J.j[P->J.p[ga]] : P->n;
+        int kb = P->J.p[gb] < P->J.p[gb + 1] ? P->J.j[P->J.p[gb]] : P->n;
         if (ka != kb) return ka < kb ? -1 : 1;
     }
+    if (ga != gb) return ga < gb ? -1 : 1;
     return a < b ? -1 : a > b;
 }
 
-/* 1 when the colouring is a valid partition with no conflict inside a colour */
-static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int nc, const int *cp,
-                       const int *rows, char *why, size_t len)
+/* 1 when the colouring is a valid partition with no conflict inside a colour between rows
+ * of different units (contact: a unit's rows are one contact, together in one colour) */
+static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int contact, int nc,
+                       const int *cp, const int *rows, char *why, size_t len)
 {
     int m = P->m, ncol = mf ? P->n : m, ok_ = 1;
     int *seen = calloc((size_t)m + 1, sizeof(int)), *col = malloc(((size_t)ncol + 1) * sizeof(int));
@@ -71,9 +81,9 @@ static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int nc, c
                 ok_ = 0;
                 break;
             }
-            if (t > cp[c] && !(key(P, mf, rows[t - 1], i) < 0)) {
-                snprintf(why, len, "rows %d, %d of colour %d out of order (first column, then "
-                         "row)", rows[t - 1], i, c);
+            if (t > cp[c] && !(key(P, mf, contact, rows[t - 1], i) < 0)) {
+                snprintf(why, len, "rows %d, %d of colour %d out of order (first column, unit, "
+                         "then row)", rows[t - 1], i, c);
                 ok_ = 0;
                 break;
             }
@@ -87,19 +97,25 @@ static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int nc, c
             for (int s = 0; s < 2 && S[s]; s++)
                 for (int k = S[s]->p[i]; ok_ && k < S[s]->p[i + 1]; k++) {
                     int j = S[s]->j[k];
-                    if (mf && col[j] >= 0 && col[j] != i) {
+                    if (mf && col[j] >= 0 && unit(P, contact, col[j]) != unit(P, contact, i)) {
                         snprintf(why, len, "rows %d and %d of colour %d share column %d",
                                  col[j], i, c, j);
                         ok_ = 0;
                     }
                     if (mf) col[j] = i;
-                    else if (j != i && color[j] == c) {
+                    else if (unit(P, contact, j) != unit(P, contact, i) && color[j] == c) {
                         snprintf(why, len, "rows %d and %d of colour %d coupled (a_ij != 0)",
                                  i, j, c);
                         ok_ = 0;
                     }
                 }
-            if (ok_ && P->findex && P->findex[i] >= 0 && color[P->findex[i]] == c) {
+            if (ok_ && P->findex && P->findex[i] >= 0 && color[P->findex[i]] != c && contact) {
+                snprintf(why, len, "row %d and its normal row %d in colours %d and %d", i,
+                         P->findex[i], c, color[P->findex[i]]);
+                ok_ = 0;
+            }
+            if (ok_ && P->findex && P->findex[i] >= 0 && color[P->findex[i]] == c &&
+                !contact) {
                 snprintf(why, len, "row %d and its normal row %d share colour %d", i,
                          P->findex[i], c);
                 ok_ = 0;
@@ -149,10 +165,9 @@ static void jacobi_ref(const lcp_problem *P, int mf, double omega, int sweeps, d
 
 /* pgs-color solved with `o' given the prepared d (fits: made for o), by lcp_solve and by
  * its own function, on 1 and 2 threads, against lcp_solve without it */
-static void color_prepared(const char *what, const lcp_problem *P, const lcp_options *o,
-                           const void *d, int fits)
+static void color_prepared(const lcp_solver *col, const char *what, const lcp_problem *P,
+                           const lcp_options *o, const void *d, int fits)
 {
-    const lcp_solver *col = lcp_solver_find("pgs-color");
     size_t bytes = ((size_t)P->m + 1) * sizeof(double);
     double *z0 = calloc(1, bytes), *z1 = calloc(1, bytes);
     int good = d != NULL;
@@ -173,16 +188,16 @@ static void color_prepared(const char *what, const lcp_problem *P, const lcp_opt
             if (fits && ctime >= 0.0) good = good && i1.color_time == ctime;
             ctime = i1.color_time;
         }
-    ok(good, "pgs-color/%s: %s, solves with it on 1 and 2 threads = lcp_solve bit for bit", what,
-       fits ? "prepared once" : "prepared for other options, ignored");
+    ok(good, "%s/%s: %s, solves with it on 1 and 2 threads = lcp_solve bit for bit",
+       col->name, what, fits ? "prepared once" : "prepared for other options, ignored");
     free(z0);
     free(z1);
 }
 
 /* pgs-color's setup on P in the form mf: fitting and not fitting options */
-static void check_prepared(const char *name, const lcp_problem *P, int mf)
+static void check_prepared(const lcp_solver *col, const char *name, const lcp_problem *P,
+                           int mf)
 {
-    const lcp_solver *col = lcp_solver_find("pgs-color");
     const char *fn = mf ? "matrix-free" : "assembled";
     char what[300];
     lcp_options o;
@@ -193,75 +208,104 @@ static void check_prepared(const char *name, const lcp_problem *P, int mf)
     void *d = NULL;
     lcp_prepare(col, P, &o, &d);
     snprintf(what, sizeof what, "%s/%s", name, fn);
-    color_prepared(what, P, &o, d, 1);
+    color_prepared(col, what, P, &o, d, 1);
     o.omega = 1.3;
     snprintf(what, sizeof what, "%s/%s, omega 1.3", name, fn);
-    color_prepared(what, P, &o, d, 0);
+    color_prepared(col, what, P, &o, d, 0);
     o.omega = 1.0;
     if (lcp_problem_has_factors(P) && P->A.p) {
         o.form = mf ? LCP_FORM_ASSEMBLED : LCP_FORM_MATRIX_FREE;
         snprintf(what, sizeof what, "%s/%s, the %s form", name, fn, lcp_form_name(o.form));
-        color_prepared(what, P, &o, d, 0);
+        color_prepared(col, what, P, &o, d, 0);
         o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
     }
     lcp_unprepare(col, d);
+    const lcp_solver *other = lcp_solver_find(strcmp(col->name, "pgs-color") ? "pgs-color"
+                                                                             : "pgs-color-contact");
+    d = NULL;
+    lcp_prepare(other, P, &o, &d);
+    snprintf(what, sizeof what, "%s/%s, %s's prepared data", name, fn, other->name);
+    color_prepared(col, what, P, &o, d, 0);
+    lcp_unprepare(other, d);
     if (mf) {
         const lcp_solver *pgs = lcp_solver_find("pgs");
         lcp_pgs_prepare_layout(P, &o, 1, &d);
         snprintf(what, sizeof what, "%s/%s, pgs's prepared layout", name, fn);
-        color_prepared(what, P, &o, d, 0);
+        color_prepared(col, what, P, &o, d, 0);
         lcp_unprepare(pgs, d);
     }
 }
 
 static void check_problem(const char *name, const lcp_problem *P)
 {
-    const lcp_solver *pgs = lcp_solver_find("pgs"), *col = lcp_solver_find("pgs-color");
-    const lcp_solver *jac = lcp_solver_find("jacobi");
+    const lcp_solver *pgs = lcp_solver_find("pgs"), *jac = lcp_solver_find("jacobi");
     int m = P->m;
     size_t bytes = ((size_t)m + 1) * sizeof(double);
     double *zr = calloc((size_t)m + 1, sizeof(double)), *zt = calloc((size_t)m + 1, sizeof(double));
     for (int mf = lcp_problem_has_factors(P) ? 1 : 0; mf >= 0; mf--) {
         const char *fn = mf ? "matrix-free" : "assembled";
         lcp_rowop op;
-        int nc = 0, *cp = NULL, *rows = NULL;
-        char why[256] = "";
         lcp_status st = lcp_rowop_init(&op, P, mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED);
-        if (st == LCP_OK) st = lcp_color_rows(P, &op.B, mf, &nc, &cp, &rows);
-        ok(st == LCP_OK && color_valid(P, &op.B, mf, nc, cp, rows, why, sizeof why),
-           "pgs-color/%s/%s: colouring valid (%d colours for %d rows)", name, fn, nc, m);
-        if (why[0]) tap_diag("%s", why);
+        int ncv[2] = {0, 0}, *rowsv[2] = {NULL, NULL};
+        for (int contact = 0; contact <= 1; contact++) {
+            const lcp_solver *col = lcp_solver_find(contact ? "pgs-color-contact" : "pgs-color");
+            int nc = 0, *cp = NULL, *rows = NULL;
+            char why[256] = "";
+            lcp_status sc = st == LCP_OK ? lcp_color_rows(P, &op.B, mf, contact, &nc, &cp, &rows)
+                                         : st;
+            ok(sc == LCP_OK && color_valid(P, &op.B, mf, contact, nc, cp, rows, why, sizeof why),
+               "%s/%s/%s: colouring valid (%d colours for %d rows)", col->name, name, fn, nc, m);
+            if (why[0]) tap_diag("%s", why);
+            lcp_options o;
+            lcp_options_default(&o);
+            o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+            o.tol = -1.0;
+            o.max_iter = 40;
+            o.order = LCP_ORDER_PERM;
+            o.perm = rows;
+            lcp_info info;
+            lcp_solve(pgs, P, &o, zr, &info);                /* the serial coloured order */
+            o.order = LCP_ORDER_NATURAL;
+            o.perm = NULL;
+            int its[5] = {0};
+            for (int T = 1; T <= 4; T++) {
+                o.threads = T;
+                o.tol = -1.0;
+                memset(zt, 0xff, bytes);
+                lcp_status s = lcp_solve(col, P, &o, zt, &info);
+                ok(s >= 0 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
+                   info.threads == T && info.colors == nc,
+                   "%s/%s/%s/threads=%d: 40 sweeps bit-identical to serial pgs in the "
+                   "coloured order", col->name, name, fn, T);
+                o.tol = 1e-7;
+                o.max_iter = 500;
+                lcp_solve(col, P, &o, zt, &info);
+                its[T] = info.iterations;
+                o.max_iter = 40;
+            }
+            ok(its[2] == its[1] && its[3] == its[1] && its[4] == its[1],
+               "%s/%s/%s: sweeps to 1e-7 (cap 500) the same on 1 to 4 threads (%d %d %d %d)",
+               col->name, name, fn, its[1], its[2], its[3], its[4]);
+            check_prepared(col, name, P, mf);
+            free(cp);
+            ncv[contact] = nc;
+            rowsv[contact] = rows;
+        }
+        if (!P->findex)      /* no friction rows: every contact is one row, the same order */
+            ok(ncv[0] == ncv[1] && rowsv[0] && rowsv[1] &&
+               memcmp(rowsv[0], rowsv[1], (size_t)m * sizeof(int)) == 0,
+               "pgs-color-contact/%s/%s: without findex the colouring of pgs-color (%d, %d "
+               "colours)", name, fn, ncv[0], ncv[1]);
+        else
+            ok(ncv[1] <= ncv[0], "pgs-color-contact/%s/%s: contacts coloured in %d colours, "
+               "rows in %d", name, fn, ncv[1], ncv[0]);
+        free(rowsv[0]);
+        free(rowsv[1]);
+        /* jacobi */
         lcp_options o;
         lcp_options_default(&o);
         o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
-        o.tol = -1.0;
-        o.max_iter = 40;
-        o.order = LCP_ORDER_PERM;
-        o.perm = rows;
         lcp_info info;
-        lcp_solve(pgs, P, &o, zr, &info);                    /* the serial coloured order */
-        o.order = LCP_ORDER_NATURAL;
-        o.perm = NULL;
-        int its[5] = {0};
-        for (int T = 1; T <= 4; T++) {
-            o.threads = T;
-            o.tol = -1.0;
-            memset(zt, 0xff, bytes);
-            lcp_status s = lcp_solve(col, P, &o, zt, &info);
-            ok(s >= 0 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
-               info.threads == T && info.colors == nc,
-               "pgs-color/%s/%s/threads=%d: 40 sweeps bit-identical to serial pgs in the "
-               "coloured order", name, fn, T);
-            o.tol = 1e-7;
-            o.max_iter = 500;
-            lcp_solve(col, P, &o, zt, &info);
-            its[T] = info.iterations;
-            o.max_iter = 40;
-        }
-        ok(its[2] == its[1] && its[3] == its[1] && its[4] == its[1],
-           "pgs-color/%s/%s: sweeps to 1e-7 (cap 500) the same on 1 to 4 threads "
-           "(%d %d %d %d)", name, fn, its[1], its[2], its[3], its[4]);
-        /* jacobi */
         o.max_iter = 25;
         o.tol = -1.0;
         jacobi_ref(P, mf, 1.0, 25, zr);
@@ -274,10 +318,7 @@ static void check_problem(const char *name, const lcp_problem *P)
                "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi", name,
                fn, T);
         }
-        check_prepared(name, P, mf);
         lcp_rowop_free(&op);
-        free(cp);
-        free(rows);
     }
     free(zr);
     free(zt);

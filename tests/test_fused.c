@@ -3,8 +3,9 @@
  *
  * For each instance (and two synthetic 3D contact problems with a known solution, 600 rows
  * frictionless and 900 rows with friction, on which the AMGS family converges), solver
- * (pgs, pgs-block, pgs-color, jacobi, and the AMGS family: amgs-D, amgs-I and mgs in both forms, the
- * explicit amgs-D and amgs-I in one form up to 1000 rows), form and tolerance:
+ * (pgs, pgs-block, pgs-color, pgs-color-contact, jacobi, and the AMGS family: amgs-D,
+ * amgs-I and mgs in both forms, the explicit amgs-D and amgs-I in one form up to 1000
+ * rows), form and tolerance:
  *   reference: the same solver run with no stopping test (tol < 0), 1000 sweeps, and a
  *     monitor that takes the exact residual lcp_residual(z) after every sweep; the unfused
  *     loop stops at the first sweep k with r(z_k) <= tol (converged), or
@@ -63,8 +64,9 @@ static const char *base(const char *path, char *buf, size_t len)
 }
 
 /* the explicit AMGS (dense A, O(m^2) a sweep) in one form and up to 1000 rows */
-static const char *solvers[] = {"pgs", "pgs-block", "pgs-color", "jacobi", "amgs-D", "amgs-I",
-                                "amgs-D-explicit", "amgs-I-explicit", "mgs"};
+static const char *solvers[] = {"pgs",    "pgs-block",       "pgs-color",       "pgs-color-contact",
+                                "jacobi", "amgs-D",          "amgs-I",          "amgs-D-explicit",
+                                "amgs-I-explicit", "mgs"};
 static long sweeps_total = 0, checks_total = 0;
 static int differ = 0;
 

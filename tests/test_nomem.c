@@ -15,7 +15,8 @@
  * The reference's paths that its defaults reach only on large problems are forced on small
  * ones the same way: the supernodal factorisation (ref_super.c) and the interior-point
  * start (ldlt_ref.c), each alone and together.  So are the setups (lcp_prepare) of pgs
- * (its streaming layout, forced with lcp_pgs_prepare_layout) and pgs-color: each armed run
+ * (its streaming layout, forced with lcp_pgs_prepare_layout), pgs-color and
+ * pgs-color-contact: each armed run
  * prepares, then solves twice with what was prepared, then frees it (the unarmed run must
  * have prepared something), and each solver is also called directly without a set-up
  * (it then sets up for itself: pgs with the layout forced, lcp_pgs_solve_layout).
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
             if (t == 0 && strcmp(sn, "jacobi") == 0)                /* power iteration */
                 test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 1);
             int layout = strcmp(sn, "pgs") == 0 && lcp_problem_has_factors(&P);
-            if (layout || strcmp(sn, "pgs-color") == 0)              /* the setups */
+            if (layout || strncmp(sn, "pgs-color", 9) == 0)          /* the setups */
                 for (int how = PREPARED; how <= DIRECT; how++)
                     test_setup(&solvers[s], &P, names[t], how, layout);
         }
