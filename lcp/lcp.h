@@ -239,16 +239,17 @@ typedef struct lcp_options {
     lcp_monitor_fn *monitor; /* NULL */
     void *monitor_ctx;   /* NULL */
     const void *prepared; /* NULL: what the solver's setup made for this problem (lcp_prepare);
-                             a solve only reads it.  pgs and pgs-color check that it was made
-                             by their own setup for the options that fix it (pgs: omega, the
-                             form, the order's layout and perm or rowkey; pgs-color: omega,
-                             the form): when it was not, the solve ignores it and does what it
-                             does without it (the same z; its own set-up's time in
-                             info.setup_time) */
+                             a solve only reads it.  pgs and pgs-color(-contact) check that it
+                             was made by their own setup for the options that fix it (pgs:
+                             omega, the form, the order's layout and perm or rowkey; the
+                             pgs-colors: omega, the form, rows or contacts): when it was not,
+                             the solve ignores it and does what it does without it (the same
+                             z; its own set-up's time in info.setup_time) */
     double sym_tol;      /* 1e-12: ldlt-ref treats A as symmetric when its relative asymmetry
                             max|A - A^T| / max|A| is at most this (and pivots with the
                             symmetric part, residuals on A itself); above it, lemke-ref */
-    int threads;         /* 1: threads of the parallel solvers (pgs-color, jacobi) */
+    int threads;         /* 1: threads of the parallel solvers (pgs-color, pgs-color-contact,
+                            jacobi) */
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
     const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
                              key (caller owns; the stepper passes each row's height) */
@@ -273,8 +274,9 @@ typedef struct lcp_info {
     double asymmetry;    /* ldlt-ref, lemke-ref: max|A - A^T| / max|A| (0 when symmetric) */
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
-    int colors;          /* pgs-color: colours of the row colouring; 0 otherwise */
-    double color_time;   /* pgs-color: seconds the colouring took (in its setup: the
+    int colors;          /* pgs-color(-contact): colours of the row (contact) colouring; 0
+                            otherwise */
+    double color_time;   /* pgs-color(-contact): seconds the colouring took (in its setup: the
                             prepared one's when given options.prepared) */
     double setup_time;   /* seconds of the solver's once-per-problem set-up that this call
                             ran itself (lcp_solve without options.prepared, or pgs, pgs-color

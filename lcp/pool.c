@@ -1,4 +1,4 @@
-/* pool.c: the thread pool of the parallel sweeps (pgs-color, jacobi), POSIX threads.
+/* pool.c: the thread pool of the parallel sweeps (both pgs-colors, jacobi), POSIX threads.
  *
  * Started once per solve with T threads: the caller is thread 0, T - 1 workers wait
  * between runs.  lcp_pool_run(fn, arg) runs fn(arg, t) on every thread t and returns when
