@@ -153,6 +153,7 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int co
                     continue;
                 }
                 for (int x = CT.p[col]; x < CT.p[col + 1]; x++) {
+                    if (!contact && CT.j[x] > i) break;    /* rows: the rest uncoloured */
                     int h = unit_of(P, contact, CT.j[x]);  /* rows sharing the column */
                     if (h != g && color[h] >= 0) mark[color[h]] = g;
                 }
@@ -304,20 +305,19 @@ static void color_split(color_ctx *c)
     }
 }
 
-/* the rows of blocks [b0, b1) of colour col; the same row arithmetic as pgs (pgs adds
+/* the rows of blocks [b0, b1) (of one colour); the same row arithmetic as pgs (pgs adds
  * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z).
  * Matrix-free, the lines of u that row t + AHEAD will read and write are fetched for
  * writing while row t runs (they were last written by whichever thread ran that body in
  * an earlier colour). */
 enum { AHEAD = 6 };
-static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int col, int b0,
-                                                               int b1, const int mf)
+static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int b0, int b1,
+                                                               const int mf)
 {
     const lcp_csr *R = &c->L.R, *B = &c->L.Bc;
     double *z = c->zc, *u = c->u;
     const int hasE = c->P->E != NULL;
     const int last = c->L.bs[b1];
-    (void)col;
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
         for (int t = c->L.bs[b]; t < c->L.bs[b + 1]; t++) {
@@ -366,8 +366,8 @@ static void color_task(void *vctx, int tid)
         if (col > 0) wait_for(&c->done[col - 1], T);
         const int *cut = c->cut + (size_t)col * (T + 1);
         if (cut[tid] < cut[tid + 1]) {
-            if (c->L.mf) color_blocks(c, col, cut[tid], cut[tid + 1], 1);
-            else color_blocks(c, col, cut[tid], cut[tid + 1], 0);
+            if (c->L.mf) color_blocks(c, cut[tid], cut[tid + 1], 1);
+            else color_blocks(c, cut[tid], cut[tid + 1], 0);
         }
         atomic_fetch_add(&c->done[col], 1);
     }
