@@ -1,22 +1,29 @@
-/* test_color.c: the parallel solvers (pgs-color, threaded jacobi) on instance folders given
- * as arguments (the canonical scene instances) and on generated contact problems.
- *   - the colouring is valid: every row once, ordered within a colour by the first column of
- *     J_i (matrix-free; the first body of the row), then by row, and no two rows of
- *     one colour share a column of J or of B = J Minv (matrix-free), are coupled through A
- *     (assembled) or through findex;
- *   - pgs-color after 40 sweeps equals, bit for bit, serial `pgs' with the ordering `perm'
- *     = the rows colour by colour (a serial implementation of the same coloured order), on
- *     1, 2, 3 and 4 threads, in both forms;
- *   - pgs-color to a tolerance (1e-7, cap 500) stops after the same sweeps on 1 to 4 threads;
+/* test_color.c: the parallel solvers (pgs-color, pgs-color-contact, threaded jacobi) on
+ * instance folders given as arguments (the canonical scene instances) and on generated
+ * contact problems.  For each colouring (rows: pgs-color; contacts, a normal row with its
+ * friction rows as one unit: pgs-color-contact):
+ *   - the colouring is valid: every row once, ordered within a colour by the first column
+ *     of J_g of the unit's row g (matrix-free; the contact's first body; assembled: g),
+ *     then by unit, then by row; no two rows of different units in one colour share a
+ *     column of J or of B = J Minv (matrix-free) or are coupled through A (assembled);
+ *     with rows, a friction row and its normal row differ in colour; with contacts, they
+ *     share it;
+ *   - the solver after 40 sweeps equals, bit for bit, serial `pgs' with the ordering
+ *     `perm' = the rows colour by colour (a serial implementation of the same coloured
+ *     order), on 1, 2, 3 and 4 threads, in both forms;
+ *   - to a tolerance (1e-7, cap 500) it stops after the same sweeps on 1 to 4 threads;
+ *   - its setup (lcp_prepare: the colouring and the rows in colour order) made once and
+ *     given to solves on 1 and 2 threads (lcp_solve and the solver's own function) gives
+ *     lcp_solve's status, z, sweeps, residual and colours bit for bit, with no set-up in
+ *     them (setup_time 0) and the colouring's time of the prepared data (color_time, the
+ *     same in each); options it was not made for (omega 1.3, the other form, the other
+ *     colouring's setup, pgs's prepared layout) are ignored: lcp_solve's answer for them
+ *     without it, with the solve's own set-up timed;
+ *   - without findex the two colourings are the same; with it, on these instances, the
+ *     contacts take no more colours than the rows (a regression check: greedy colourings
+ *     promise no such bound);
  *   - jacobi after 25 sweeps is bit-identical on 1 to 4 threads and equal to a serial
  *     Jacobi written here from the formula with the library's CSR products;
- *   - pgs-color's setup (lcp_prepare: the colouring and the rows in colour order) made once
- *     and given to solves on 1 and 2 threads (lcp_solve and the solver's own function)
- *     gives lcp_solve's status, z, sweeps, residual and colours bit for bit, with no set-up
- *     in them (setup_time 0) and the colouring's time of the prepared data (color_time,
- *     the same in each); options it was not made for (omega 1.3, the other form, pgs's
- *     prepared layout) are ignored: lcp_solve's answer for them without it, with the
- *     solve's own set-up timed;
  *   - the thread pool (pool.c) on 1 to 4 threads runs every thread exactly once a run, with
  *     what the caller wrote before the run seen by the workers and what every thread wrote
  *     before a barrier seen by all after it: 2000 runs back to back (the workers spinning
