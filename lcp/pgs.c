@@ -197,7 +197,7 @@ static lcp_status pgs_prepare(const lcp_problem *P, const lcp_options *opt, int 
         c.op.diag = NULL;
         double t0 = lcp_seconds();
         st = lcp_stream_build(&pp->st, P, &c.op.B, c.step,
-                              laid_out(opt->order) ? c.ord.perm : NULL);
+                              laid_out(opt->order) ? c.ord.perm : NULL, 0);
         pp->build_time = lcp_seconds() - t0;
     }
     pgs_free(&c);

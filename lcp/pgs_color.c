@@ -34,10 +34,11 @@
  * of a colour are ordered by their first body, a thread keeps about the same bodies from
  * colour to colour and their u, and the z of their rows, stay in its cache; a thread
  * starts a colour once every thread has finished the previous one (a counter per colour;
- * no barrier, see color_task).  The rows read the iterate in colour order (zc: z of the
- * rows of a block contiguous, friction rows' normal rows as positions) and store each
- * new z_i both there and in the caller's z (a store only: no copy back after the sweep,
- * and the other thread's stores to the same cache line cost no wait).
+ * no barrier, see color_task).  The rows read and write the caller's z in place (a
+ * contact's rows are adjacent: one line for its three rows).  Matrix-free, a colour's
+ * rows are the streaming layout's records (stream.c) laid out in colour order and
+ * carrying their values, one array read forward by each thread, with u's lines fetched
+ * 8 records ahead; assembled, the rows of A and the row vectors in colour order.
  * Each row is the `pgs' update with the same arithmetic,
  *     r_i = (A z + q)_i,  z_i <- mid(lo_i, z_i - omega r_i / a_ii, hi_i),  u += B_i^T dz,
  * and since rows of one colour touch disjoint data, the iterates are bit-identical to
@@ -50,7 +51,7 @@
  * does not apply (the colouring orders).
  * SETUP (lcp_prepare): the row operator, the colouring, the rows' data in colour order and
  * the colours' blocks, made for omega and the form; a solve reads them only (its u, the
- * iterate in colour order, the split between its threads and the pool are its own), so
+ * split between its threads and the pool are its own), so
  * one setup serves solves on any number of threads.  A solve given none, or one made for
  * another omega or form, sets up for itself.
  * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
@@ -61,6 +62,7 @@
  */
 #include "lcp_internal.h"
 #include "solvers.h"
+#include "stream.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -214,36 +216,31 @@ typedef struct color_prep {
     int mf, m, n;
     int contact;         /* 1: the units are contacts (pgs-color-contact), 0: rows */
     double color_time;   /* seconds of lcp_color_rows */
-    lcp_csr B;           /* matrix-free: B = J Minv by rows, for u = B^T z at the start (as pgs) */
     int ncolors;
     int *colptr, *rows;  /* the colouring */
     int *bp;             /* ncolors + 1: first block of each colour */
     int *bs;             /* blocks + 1: the first position of each block */
     /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
-    lcp_csr R;           /* rows of J (matrix-free) or of A (assembled) */
-    lcp_csr Bc;          /* matrix-free: rows of B = J Minv */
-    double *q, *lo, *hi, *E, *step;  /* step = omega / a_ii */
-    int *f;              /* findex as positions (friction rows), -1 elsewhere; or NULL */
-    int *pos;            /* m: the position of row i */
+    lcp_stream st;       /* matrix-free: the rows' records (stream.c, copied), without u */
+    lcp_csr R;           /* assembled: the rows of A */
+    double *q, *lo, *hi, *E, *step;  /* assembled; step = omega / a_ii */
+    int *f;              /* assembled: findex (friction rows), -1 elsewhere; or NULL */
 } color_prep;
 
 typedef struct color_ctx {
     const lcp_problem *P;
     color_prep L;        /* a copy of the prepared one's members (read only) */
-    double *u;           /* matrix-free: n entries, u = Minv J^T z */
+    double *u;           /* matrix-free: n entries, u = Minv J^T z (L.st's numbering) */
     lcp_pool *pool;
     int T;
     int *cut;            /* ncolors x (T + 1): thread k runs blocks [cut[c(T+1)+k], ...+1) */
     double *part;        /* one partial sum of rho^2 per block */
     atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
-    double *zc;          /* the iterate in colour order: zc[t] = z[rows[t]] */
-    double *z;           /* the iterate of the sweep being run */
+    double *z;           /* the iterate of the sweep being run (the caller's) */
 } color_ctx;
 
-/* D = the rows of S in the order rows[0..m-1]; assembled (perm = pos), the columns
- * renumbered to positions, so that a row reads zc directly */
-static lcp_status csr_rows(const lcp_csr *S, const int *rows, const int *perm, int m,
-                           lcp_csr *D)
+/* D = the rows of S in the order rows[0..m-1] */
+static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
 {
     lcp_status st = lcp_csr_alloc(D, m, S->ncol, LCP_CSR_NNZ(S));
     if (st != LCP_OK) return st;
@@ -251,7 +248,7 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, const int *perm, i
     for (int t = 0; t < m; t++) {
         int i = rows[t];
         for (int k = S->p[i]; k < S->p[i + 1]; k++, nz++) {
-            D->j[nz] = perm ? perm[S->j[k]] : S->j[k];
+            D->j[nz] = S->j[k];
             D->x[nz] = S->x[k];
         }
         D->p[t + 1] = nz;
@@ -259,16 +256,26 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, const int *perm, i
     return LCP_OK;
 }
 
-/* the colour-ordered copies of the rows' data, from the row operator op */
+/* the rows' data in colour order, from the row operator op: matrix-free the records of
+ * the streaming layout (stream.c) laid out in the colour order and carrying the rows'
+ * values, whose columns (u's coordinates) are renumbered by first touch in that order;
+ * assembled, the rows of A (columns as in A: the rows read z in place) and the row
+ * vectors.  Over 2^31 words of records: LCP_ERR_TOO_LARGE. */
 static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_rowop *op,
                                double omega)
 {
     int m = P->m;
-    L->pos = lcp_malloc((size_t)m + 1, sizeof(int));
-    if (!L->pos) return LCP_ERR_NOMEM;
-    for (int t = 0; t < m; t++) L->pos[L->rows[t]] = t;
-    lcp_status st = csr_rows(L->mf ? &P->J : &P->A, L->rows, L->mf ? NULL : L->pos, m, &L->R);
-    if (st == LCP_OK && L->mf) st = csr_rows(&op->B, L->rows, NULL, m, &L->Bc);
+    if (L->mf) {
+        double *step = lcp_malloc((size_t)m + 1, sizeof(double));
+        if (!step) return LCP_ERR_NOMEM;
+        for (int i = 0; i < m; i++) step[i] = omega / op->diag[i];   /* the same as pgs */
+        lcp_status st = lcp_stream_build(&L->st, P, &op->B, step, L->rows, 1);
+        lcp_free(step);
+        lcp_free(L->st.u);                                   /* each solve has its own */
+        L->st.u = NULL;
+        return st == LCP_ERR_ARG ? LCP_ERR_TOO_LARGE : st;
+    }
+    lcp_status st = csr_rows(&P->A, L->rows, m, &L->R);
     if (st != LCP_OK) return st;
     L->q = lcp_malloc((size_t)m + 1, sizeof(double));
     L->lo = lcp_malloc((size_t)m + 1, sizeof(double));
@@ -285,7 +292,7 @@ static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_ro
         L->hi[t] = P->hi[i];
         L->step[t] = omega / op->diag[i];               /* the same step as pgs */
         L->E[t] = P->E ? P->E[i] : 0.0;
-        if (L->f) L->f[t] = P->findex[i] >= 0 ? L->pos[P->findex[i]] : -1;
+        if (L->f) L->f[t] = P->findex[i];
     }
     return LCP_OK;
 }
@@ -305,25 +312,23 @@ static void color_split(color_ctx *c)
     }
 }
 
-/* the rows of blocks [b0, b1) (of one colour); the same row arithmetic as pgs (pgs adds
- * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z).
- * Matrix-free, the lines of u that row t + AHEAD will read and write are fetched for
- * writing while row t runs (they were last written by whichever thread ran that body in
- * an earlier colour). */
-enum { AHEAD = 6 };
-static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int b0, int b1,
-                                                               const int mf)
+/* the rows of blocks [b0, b1) (of one colour); the same row arithmetic as pgs.
+ * Matrix-free, the layout's records (lcp_stream_blocks, which fetches the lines of u that
+ * the row 8 records ahead will read and write: they were last written by whichever thread
+ * ran that body in an earlier colour).  Assembled, A's rows read z in place (pgs adds
+ * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z). */
+static void color_blocks(color_ctx *c, int b0, int b1)
 {
-    const lcp_csr *R = &c->L.R, *B = &c->L.Bc;
-    double *z = c->zc, *u = c->u;
-    const int hasE = c->P->E != NULL;
-    const int last = c->L.bs[b1];
+    if (c->L.mf) {
+        lcp_stream_blocks(&c->L.st, c->u, c->z, c->L.bs, b0, b1, c->part);
+        return;
+    }
+    const lcp_csr *R = &c->L.R;
+    double *z = c->z;
     for (int b = b0; b < b1; b++) {
         double e2 = 0.0;
         for (int t = c->L.bs[b]; t < c->L.bs[b + 1]; t++) {
-            if (mf && t + AHEAD < last)
-                for (int k = B->p[t + AHEAD]; k < B->p[t + AHEAD + 1]; k++)
-                    __builtin_prefetch(&u[B->j[k]], 1, 3);
+            int i = c->L.rows[t];
             double lo = c->L.lo[t], hi = c->L.hi[t];
             if (c->L.f && c->L.f[t] >= 0) {                  /* friction: lcp_row_bounds */
                 double zn = fabs(z[c->L.f[t]]);
@@ -331,20 +336,10 @@ static inline __attribute__((always_inline)) void color_blocks(color_ctx *c, int
                 hi *= zn;
             }
             double r = c->L.q[t];                                     /* r_i = (A z + q)_i */
-            if (mf) {
-                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * u[R->j[k]];
-                if (hasE) r += c->L.E[t] * z[t];
-            } else {
-                for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
-            }
-            double rho = z[t] - lcp_mid(lo, z[t] - r, hi);           /* row as visited */
+            for (int k = R->p[t]; k < R->p[t + 1]; k++) r += R->x[k] * z[R->j[k]];
+            double rho = z[i] - lcp_mid(lo, z[i] - r, hi);           /* row as visited */
             e2 += rho * rho;
-            double zi = lcp_mid(lo, z[t] - c->L.step[t] * r, hi);
-            double dz = zi - z[t];
-            if (mf && dz != 0.0)                                      /* u += B_i^T dz */
-                for (int k = B->p[t]; k < B->p[t + 1]; k++) u[B->j[k]] += dz * B->x[k];
-            z[t] = zi;
-            c->z[c->L.rows[t]] = zi;                       /* the caller's z, in place */
+            z[i] = lcp_mid(lo, z[i] - c->L.step[t] * r, hi);
         }
         c->part[b] = e2;
     }
@@ -365,10 +360,7 @@ static void color_task(void *vctx, int tid)
     for (int col = 0; col < c->L.ncolors; col++) {
         if (col > 0) wait_for(&c->done[col - 1], T);
         const int *cut = c->cut + (size_t)col * (T + 1);
-        if (cut[tid] < cut[tid + 1]) {
-            if (c->L.mf) color_blocks(c, cut[tid], cut[tid + 1], 1);
-            else color_blocks(c, cut[tid], cut[tid + 1], 0);
-        }
+        if (cut[tid] < cut[tid + 1]) color_blocks(c, cut[tid], cut[tid + 1]);
         atomic_fetch_add(&c->done[col], 1);
     }
 }
@@ -377,9 +369,10 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
 {
     color_ctx *c = vctx;
     (void)row;
-    if (k == 1) {               /* u = Minv J^T z and the colour-ordered z at the start */
-        if (c->L.mf) lcp_csr_matvec_t(&c->L.B, z, c->u);       /* as lcp_rowop_reset */
-        for (int t = 0; t < c->P->m; t++) c->zc[t] = z[c->L.rows[t]];
+    if (k == 1 && c->L.mf) {    /* u = Minv J^T z at the start, as lcp_rowop_reset */
+        lcp_stream s = c->L.st;
+        s.u = c->u;
+        lcp_stream_reset(&s, z);
     }
     c->z = z;
     for (int col = 0; col < c->L.ncolors; col++) atomic_store(&c->done[col], 0);
@@ -400,9 +393,8 @@ static int color_args(const lcp_options *opt)
 static void color_prep_free(color_prep *L)
 {
     if (!L) return;
-    lcp_csr_free(&L->B);
+    lcp_stream_free(&L->st);
     lcp_csr_free(&L->R);
-    lcp_csr_free(&L->Bc);
     lcp_free(L->q);
     lcp_free(L->lo);
     lcp_free(L->hi);
@@ -413,7 +405,6 @@ static void color_prep_free(color_prep *L)
     lcp_free(L->rows);
     lcp_free(L->bp);
     lcp_free(L->bs);
-    lcp_free(L->pos);
     lcp_free(L);
 }
 
@@ -460,8 +451,6 @@ static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt, in
             L->bp[col + 1] = nb;
         }
         L->bs[nb] = P->m;
-        L->B = op.B;                                      /* kept; the rest of op freed */
-        memset(&op.B, 0, sizeof op.B);
     }
     lcp_rowop_free(&op);
     if (st != LCP_OK) {
@@ -492,12 +481,11 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
     c.L = *L;
     c.T = opt->threads;
     lcp_status st = LCP_OK;
-    c.zc = lcp_calloc((size_t)P->m + 1, sizeof(double));
-    if (L->mf) c.u = lcp_calloc((size_t)L->n + 1, sizeof(double));
+    if (L->mf) c.u = lcp_calloc((size_t)L->st.n + 1, sizeof(double));
     c.part = lcp_calloc((size_t)L->bp[L->ncolors] + 1, sizeof(double));
     c.cut = lcp_malloc((size_t)L->ncolors * ((size_t)c.T + 1) + 1, sizeof(int));
     c.done = lcp_malloc((size_t)L->ncolors + 1, sizeof(atomic_int));
-    if (!c.zc || (L->mf && !c.u) || !c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
+    if ((L->mf && !c.u) || !c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) color_split(&c);
     for (int col = 0; st == LCP_OK && col < L->ncolors; col++) atomic_init(&c.done[col], 0);
     if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
@@ -510,7 +498,6 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
         info->color_time = L->color_time;
     }
     lcp_pool_stop(c.pool);
-    lcp_free(c.zc);
     lcp_free(c.u);
     lcp_free(c.part);
     lcp_free(c.cut);

@@ -31,6 +31,16 @@
  * A permutation of u's coordinates only relabels memory: every row sums the same products
  * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
  * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).
+ * COPIED RECORDS (pgs-color, pgs-color-contact: lcp_stream_blocks).  Their order visits the
+ * rows colour by colour, so q, lo, hi, E and J's values read in place would be scattered
+ * (a sweep measured 3x slower): their records carry them,
+ *       [row i | findex_i or -1] [record length | shared] [J's runs | B's runs] omega/a_ii,
+ *       q_i, lo_i, hi_i, (E_i,) J's runs ..., B's runs (when not J's), J's values, B's values,
+ *     8 bytes an entry of J and 24-32 a row more than pgs's, and less than the rows of J
+ *     and B and the row vectors copied in that order (12 bytes an entry: no column index
+ *     an entry, one word a body); and they keep the problem's numbering of u: renumbered by
+ *     first touch in colour order a captured pile's bodies interleave far apart and its
+ *     one-thread sweep ran 1.5x slower (4.97 against 3.35 ms; README "Performance").
  * Orders: the records are laid out in the sweep's order when it is fixed (natural; reverse,
  * mass, perm and height lay out their permutation; symmetric walks the natural layout
  * forward and back); other orders (random, random8, error, ode8) visit the natural layout's
@@ -62,6 +72,12 @@ static inline void put2(double *w, int a, int b)
 static inline void get2(const double *w, int32_t v[2])
 {
     memcpy(v, w, 2 * sizeof(int32_t));
+}
+
+/* words before the runs of a record that carries its row's values (copy) */
+static inline int head_copied(const lcp_stream *s)
+{
+    return HEAD + 3 + s->has_e;
 }
 
 /* runs of row i of A in the new numbering col[]: count, and written to w when not NULL */
@@ -103,7 +119,7 @@ void lcp_stream_free(lcp_stream *s)
 }
 
 lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
-                            const double *step, const int *order)
+                            const double *step, const int *order, int copy)
 {
     memset(s, 0, sizeof *s);
     const lcp_csr *J = &P->J;
@@ -111,6 +127,7 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     s->m = m;
     s->n = n;
     s->has_e = P->E != NULL;
+    s->copy = copy != 0;
     s->natural = order == NULL;
     s->jx = J->x;
     s->q = P->q;
@@ -127,7 +144,7 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     }
     for (int c = 0; c < n; c++) s->col[c] = -1;             /* columns by first touch */
     int next = 0;
-    for (int t = 0; t < m; t++) {
+    for (int t = 0; t < m && !copy; t++) {
         int i = order ? order[t] : t;
         for (int k = J->p[i]; k < J->p[i + 1]; k++)
             if (s->col[J->j[k]] < 0) s->col[J->j[k]] = next++;
@@ -135,15 +152,16 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
             if (s->col[B->j[k]] < 0) s->col[B->j[k]] = next++;
     }
     for (int c = 0; c < n; c++)
-        if (s->col[c] < 0) s->col[c] = next++;              /* untouched: at the end */
+        if (s->col[c] < 0) s->col[c] = next++;  /* untouched (copy: all): at the end, in order */
     long words = 0;                                         /* record offsets */
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
         int rj = runs_of(J, i, s->col, NULL);
         int shared = same_pattern(J, B, i);
         int rb = shared ? 0 : runs_of(B, i, s->col, NULL);
-        long len = HEAD + rj + rb + (B->p[i + 1] - B->p[i]);
-        if (rj > RUN_MAX || rb > RUN_MAX || words + len > INT_MAX) {
+        long len = rj + rb + (B->p[i + 1] - B->p[i]);
+        len += s->copy ? head_copied(s) + (J->p[i + 1] - J->p[i]) : HEAD;
+        if ((!s->copy && (rj > RUN_MAX || rb > RUN_MAX)) || words + len > INT_MAX) {
             lcp_stream_free(s);
             return LCP_ERR_ARG;
         }
@@ -161,44 +179,75 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
         int i = order ? order[t] : t;
         double *w = s->w + s->off[t];
         int shared = same_pattern(J, B, i);
-        double *p = w + HEAD;
+        double *p = w + (s->copy ? head_copied(s) : HEAD);
         int rj = runs_of(J, i, s->col, p);
         p += rj;
         int rb = shared ? 0 : runs_of(B, i, s->col, p);
         p += rb;
+        if (s->copy)
+            for (int k = J->p[i]; k < J->p[i + 1]; k++) *p++ = J->x[k];
         for (int k = B->p[i]; k < B->p[i + 1]; k++) *p++ = B->x[k];
         put2(w, i, P->findex ? P->findex[i] : -1);
-        put2(w + 1, s->off[t + 1] - s->off[t], rj | rb << 15 | shared << 30);
-        put2(w + 2, J->p[i], 0);
+        if (s->copy) {
+            put2(w + 1, s->off[t + 1] - s->off[t], shared);
+            put2(w + 2, rj, rb);
+            w[4] = P->q[i];
+            w[5] = P->lo[i];
+            w[6] = P->hi[i];
+            if (s->has_e) w[7] = P->E[i];
+        } else {
+            put2(w + 1, s->off[t + 1] - s->off[t], rj | rb << 15 | shared << 30);
+            put2(w + 2, J->p[i], 0);
+        }
         w[3] = step[i];
     }
     return LCP_OK;
 }
 
-/* B_i in record w: sets *runs and *rb to its runs (J's when the columns are shared) and
- * returns its values */
-static inline const double *b_runs(const double *w, int rj, int shared, const double **runs,
-                                   int *rb)
+/* a record's runs: *rj of J, *rb of B (0 when B's columns are J's: *shared) */
+static inline __attribute__((always_inline)) void counts(const double *w, const int copy,
+                                                         int *rj, int *rb, int *shared)
 {
-    const double *x = w + HEAD + rj;
-    if (shared) {
-        *runs = w + HEAD;
-        *rb = rj;
-        return x;
+    int32_t h[2];
+    get2(w + 1, h);
+    if (copy) {
+        *shared = h[1];
+        get2(w + 2, h);
+        *rj = h[0];
+        *rb = h[1];
+    } else {
+        *rj = h[1] & RUN_MAX;
+        *rb = h[1] >> 15 & RUN_MAX;
+        *shared = h[1] >> 30;
     }
-    *runs = x;
-    return x + *rb;
+}
+
+/* B_i in record w (its runs start at w + head): sets *runs and *rb to its runs (J's when
+ * the columns are shared) and returns its values, which follow J_i's when copied */
+static const double *b_values(const double *w, const lcp_stream *s, const double **runs,
+                              int *rb)
+{
+    int rj, shared;
+    counts(w, s->copy, &rj, rb, &shared);
+    const double *r = w + (s->copy ? head_copied(s) : HEAD), *x = r + rj + *rb;
+    if (s->copy)
+        for (int a = 0; a < rj; a++) {                      /* past J_i's values */
+            int32_t rr[2];
+            get2(r + a, rr);
+            x += rr[1];
+        }
+    *runs = shared ? r : r + rj;
+    if (shared) *rb = rj;
+    return x;
 }
 
 void lcp_stream_reset(lcp_stream *s, const double *z)
 {
     memset(s->u, 0, (size_t)s->n * sizeof(double));
     for (int i = 0; i < s->m; i++) {                       /* rows in natural order */
-        const double *w = s->w + s->off[s->pos[i]];
-        int32_t h[2];
-        get2(w + 1, h);
-        int rj = h[1] & RUN_MAX, rb = h[1] >> 15 & RUN_MAX, shared = h[1] >> 30;
-        const double *runs, *x = b_runs(w, rj, shared, &runs, &rb);  /* B's values */
+        const double *runs, *w = s->w + s->off[s->pos[i]];
+        int rb;
+        const double *x = b_values(w, s, &runs, &rb);
         for (int a = 0; a < rb; a++) {
             int32_t r[2];
             get2(runs + a, r);
@@ -207,15 +256,21 @@ void lcp_stream_reset(lcp_stream *s, const double *z)
     }
 }
 
-static inline void prefetch_u(const double *w, const double *jx, const double *u)
+/* the lines of u that record w's row reads (and writes: the same bodies), and its J
+ * values where the problem holds them */
+static inline __attribute__((always_inline)) void prefetch_u(const double *w, const double *jx,
+                                                             const double *u, const int copy,
+                                                             const int head)
 {
-    int32_t h[2];
-    get2(w + 2, h);
-    __builtin_prefetch(jx + h[0], 0, 3);                  /* J_i's values */
-    __builtin_prefetch(jx + h[0] + 8, 0, 3);
-    get2(w + 1, h);
-    int rj = h[1] & RUN_MAX;
-    const double *runs = w + HEAD;
+    int rj, rb, shared;
+    counts(w, copy, &rj, &rb, &shared);
+    if (!copy) {
+        int32_t h[2];
+        get2(w + 2, h);
+        __builtin_prefetch(jx + h[0], 0, 3);              /* J_i's values */
+        __builtin_prefetch(jx + h[0] + 8, 0, 3);
+    }
+    const double *runs = w + head;
     for (int a = 0; a < rj; a++) {
         int32_t r[2];
         get2(runs + a, r);
@@ -224,24 +279,31 @@ static inline void prefetch_u(const double *w, const double *jx, const double *u
     }
 }
 
-/* pgs's matrix-free row on one record; returns rho_i^2 (pgs.c, pgs_rows) */
+/* pgs's matrix-free row on one record; returns rho_i^2 (pgs.c, pgs_rows).  copy: q, lo,
+ * hi, E and J_i's values are in the record (head words before the runs) */
 static inline __attribute__((always_inline)) double row(const double *w, const lcp_stream *s,
-                                                        double *z, double *u, const int has_e)
+                                                        double *z, double *u, const int has_e,
+                                                        const int copy, const int head)
 {
     int32_t h[2];
     get2(w, h);
     int i = h[0], f = h[1];
-    get2(w + 1, h);
-    int rj = h[1] & RUN_MAX, rb = h[1] >> 15 & RUN_MAX, shared = h[1] >> 30;
-    double lo = s->lo[i], hi = s->hi[i];
+    int rj, rb, shared;
+    counts(w, copy, &rj, &rb, &shared);
+    double lo = copy ? w[5] : s->lo[i], hi = copy ? w[6] : s->hi[i];
     if (f >= 0) {                                          /* lcp_row_bounds */
         double zn = fabs(z[f]);
         lo = lo * zn;
         hi = hi * zn;
     }
-    get2(w + 2, h);
-    const double *runs = w + HEAD, *x = s->jx + h[0];          /* J_i's values: P's */
-    double r = s->q[i];                                       /* r_i = q_i + J_i u + E_i z_i */
+    const double *runs = w + head, *x;
+    if (copy)
+        x = runs + rj + rb;                                /* J_i's values, then B_i's */
+    else {
+        get2(w + 2, h);
+        x = s->jx + h[0];                                  /* J_i's values: P's */
+    }
+    double r = copy ? w[4] : s->q[i];                      /* r_i = q_i + J_i u + E_i z_i */
     for (int a = 0; a < rj; a++) {
         int32_t rr[2];
         get2(runs + a, rr);
@@ -262,12 +324,19 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
         } else
             for (int c = 0; c < rr[1]; c++) r += *x++ * uu[c];
     }
-    if (has_e) r += s->E[i] * z[i];
+    if (has_e) r += (copy ? w[7] : s->E[i]) * z[i];
     double rho = z[i] - lcp_mid(lo, z[i] - r, hi);
     double zi = lcp_mid(lo, z[i] - w[3] * r, hi);
     double dz = zi - z[i];
     if (dz != 0.0) {                                       /* u += B_i^T dz */
-        x = b_runs(w, rj, shared, &runs, &rb);
+        if (copy) {                                        /* B_i's values follow J_i's */
+            if (!shared) runs += rj;
+            else rb = rj;
+        } else {
+            runs += rj;
+            x = w + head + rj + rb;
+            if (shared) runs = w + head, rb = rj;
+        }
         for (int a = 0; a < rb; a++) {
             int32_t rr[2];
             get2(runs + a, rr);
@@ -293,46 +362,67 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
     return rho * rho;
 }
 
+/* the records at layout positions [t0, t1) in order; part (when not NULL) gets the sum of
+ * rho^2 of each block [bs[b], bs[b + 1]) of them, and the whole sum is returned */
+static inline __attribute__((always_inline)) double forward(const lcp_stream *s, double *u,
+                                                            double *z, int t0, int t1,
+                                                            const int *bs, double *part,
+                                                            const int has_e, const int copy,
+                                                            const int head)
+{
+    double e2 = 0.0, eb = 0.0;
+    const double *jx = s->jx, *w = s->w + s->off[t0], *ahead = w;
+    int32_t h[2];
+    for (int t = t0; t < t0 + PF_AHEAD && t < t1; t++) {
+        get2(ahead + 1, h);
+        ahead += h[0];
+    }
+    int b = 0, bend = bs ? bs[1] : t1;
+    for (int t = t0; t < t1; t++) {
+        if (t + PF_AHEAD < t1) {
+            prefetch_u(ahead, jx, u, copy, head);
+            get2(ahead + 1, h);
+            ahead += h[0];
+        }
+        get2(w + 1, h);
+        for (const char *a = (const char *)w + PF_BYTES; a < (const char *)(w + h[0]) + PF_BYTES;
+             a += 64)
+            __builtin_prefetch(a, 0, 3);                /* the records ahead */
+        eb += row(w, s, z, u, has_e, copy, head);
+        w += h[0];
+        if (t + 1 == bend) {                             /* a block ends */
+            if (part) part[b] = eb;
+            e2 += eb;
+            eb = 0.0;
+            b++;
+            bend = bs && t + 1 < t1 ? bs[b + 1] : t1;
+        }
+    }
+    return e2;
+}
+
 static inline __attribute__((always_inline)) double sweep_as(const lcp_stream *s, double *z, int dir,
                                                              const int *perm, const int has_e)
 {
     double e2 = 0.0, *u = s->u;
     const double *jx = s->jx;
     const int m = s->m, *off = s->off;
-    if (dir > 0) {                                          /* the records in order */
-        const double *w = s->w, *ahead = s->w;
-        int32_t h[2];
-        for (int t = 0; t < PF_AHEAD && t < m; t++) {
-            get2(ahead + 1, h);
-            ahead += h[0];
-        }
-        for (int t = 0; t < m; t++) {
-            if (t + PF_AHEAD < m) {
-                prefetch_u(ahead, jx, u);
-                get2(ahead + 1, h);
-                ahead += h[0];
-            }
-            get2(w + 1, h);
-            for (const char *a = (const char *)w + PF_BYTES; a < (const char *)(w + h[0]) + PF_BYTES;
-                 a += 64)
-                __builtin_prefetch(a, 0, 3);                /* the records ahead */
-            e2 += row(w, s, z, u, has_e);
-            w += h[0];
-        }
-    } else if (dir < 0) {                                   /* backward */
+    if (dir > 0)                                            /* the records in order */
+        e2 = m > 0 ? forward(s, u, z, 0, m, NULL, NULL, has_e, 0, HEAD) : 0.0;
+    else if (dir < 0) {                                     /* backward */
         for (int t = m - 1; t >= 0; t--) {
-            if (t - PF_AHEAD >= 0) prefetch_u(s->w + off[t - PF_AHEAD], jx, u);
-            e2 += row(s->w + off[t], s, z, u, has_e);
+            if (t - PF_AHEAD >= 0) prefetch_u(s->w + off[t - PF_AHEAD], jx, u, 0, HEAD);
+            e2 += row(s->w + off[t], s, z, u, has_e, 0, HEAD);
         }
     } else {                                                /* rows in the order perm */
         const int *pos = s->natural ? NULL : s->pos;
         for (int t = 0; t < m; t++) {
             if (t + PF_AHEAD < m) {
                 int i = perm[t + PF_AHEAD];
-                prefetch_u(s->w + off[pos ? pos[i] : i], jx, u);
+                prefetch_u(s->w + off[pos ? pos[i] : i], jx, u, 0, HEAD);
             }
             int i = perm[t];
-            e2 += row(s->w + off[pos ? pos[i] : i], s, z, u, has_e);
+            e2 += row(s->w + off[pos ? pos[i] : i], s, z, u, has_e, 0, HEAD);
         }
     }
     return e2;
@@ -341,6 +431,16 @@ static inline __attribute__((always_inline)) double sweep_as(const lcp_stream *s
 double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm)
 {
     return s->has_e ? sweep_as(s, z, dir, perm, 1) : sweep_as(s, z, dir, perm, 0);
+}
+
+void lcp_stream_blocks(const lcp_stream *s, double *u, double *z, const int *bs, int b0, int b1,
+                       double *part)
+{
+    if (bs[b0] >= bs[b1]) return;
+    if (s->has_e)
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 1, 1, HEAD + 4);
+    else
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 0, 1, HEAD + 3);
 }
 
 int lcp_stream_pays(const lcp_problem *P)

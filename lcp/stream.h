@@ -1,7 +1,9 @@
 /* stream.h: the streaming layout of the matrix-free Gauss-Seidel sweep (stream.c), inside
  * liblcp only.  pgs builds it in its setup (lcp_prepare, or at the start of a solve not
  * given one) when the problem is large (LCP_STREAM_MIN_ROWS); the tests and benchmarks
- * reach it through lcp_pgs_solve_layout and lcp_pgs_prepare_layout. */
+ * reach it through lcp_pgs_solve_layout and lcp_pgs_prepare_layout.  pgs-color and
+ * pgs-color-contact always sweep their matrix-free rows from it, in colour order, with the
+ * rows' values copied into the records (lcp_stream_blocks). */
 #ifndef LCP_STREAM_H
 #define LCP_STREAM_H
 
@@ -16,6 +18,7 @@
 typedef struct lcp_stream {
     int m, n;
     int has_e;       /* E present */
+    int copy;        /* the records carry q, lo, hi, E and J's values (else P's are read) */
     double *w;       /* the records in layout order, one array (words of 8 bytes) */
     int *off;        /* m: word offset of the record at layout position s */
     int *pos;        /* m: layout position of row i */
@@ -36,16 +39,25 @@ typedef struct lcp_stream {
 int lcp_stream_pays(const lcp_problem *P);
 
 /* Build the records of P's rows in the order `order' (m rows, NULL = natural) from J, the
- * row operator's B = J Minv and step_i = omega / a_ii.  LCP_ERR_NOMEM, or LCP_ERR_ARG when
- * the layout cannot hold the problem (over 2^31 words, a row with 2^15 runs); the caller
- * then sweeps the plain form. */
+ * row operator's B = J Minv and step_i = omega / a_ii.  copy = 0 (pgs): the records name
+ * where P holds J_i's values, q_i, lo_i, hi_i and E_i, read in place (in the natural order
+ * each is a stream); copy = 1 (pgs-color, whose order scatters them): the records carry
+ * them, 8 bytes an entry of J and 24-32 a row more.  LCP_ERR_NOMEM, or LCP_ERR_ARG when
+ * the layout cannot hold the problem (over 2^31 words; without copy, a row with 2^15
+ * runs); pgs then sweeps the plain form. */
 lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
-                            const double *step, const int *order);
+                            const double *step, const int *order, int copy);
 /* u = Minv J^T z, the same sums in the same order as lcp_rowop_reset */
 void lcp_stream_reset(lcp_stream *s, const double *z);
 /* One sweep; dir 1 = layout order, -1 = reverse layout order, 0 = rows in the order perm.
  * Returns sum rho_i^2 as pgs's fused test.  Same arithmetic as pgs's matrix-free rows. */
 double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm);
+/* A copied layout's records at layout positions bs[b0] .. bs[b1] - 1, forward, with u
+ * given (each solve, or each set of threads, has its own); part[b] = sum rho_i^2 over
+ * block b = [bs[b], bs[b + 1]).  The same row arithmetic as lcp_stream_sweep; the records
+ * of different calls may run at the same time when their rows touch disjoint u and z. */
+void lcp_stream_blocks(const lcp_stream *s, double *u, double *z, const int *bs, int b0, int b1,
+                       double *part);
 void lcp_stream_free(lcp_stream *s);
 
 /* pgs with the layout chosen: layout < 0 by the size (what lcp_solve_pgs does), 0 the plain

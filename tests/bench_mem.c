@@ -81,7 +81,7 @@ static double sweep_bytes(const lcp_problem *P, double *layout)
     b += 40.0 * m + (P->E ? 8.0 * m : 0.0) + (P->findex ? 4.0 * m : 0.0) + 16.0 * n;
     double *step = calloc((size_t)P->m + 1, sizeof(double));
     lcp_stream S;
-    if (step && lcp_stream_build(&S, P, &B, step, NULL) == LCP_OK) {
+    if (step && lcp_stream_build(&S, P, &B, step, NULL, 0) == LCP_OK) {
         *layout = 8.0 * S.off[P->m] + 8.0 * LCP_CSR_NNZ(&P->J) + 8.0 * m + 16.0 * n;
         lcp_stream_free(&S);
     }
