@@ -223,7 +223,7 @@ typedef struct color_prep {
     /* the rows' data in colour order (position t holds row rows[t]): one stream per sweep */
     lcp_stream st;       /* matrix-free: the rows' records (stream.c, copied), without u */
     lcp_csr R;           /* assembled: the rows of A */
-    double *q, *lo, *hi, *E, *step;  /* assembled; step = omega / a_ii */
+    double *q, *lo, *hi, *step;  /* assembled; step = omega / a_ii */
     int *f;              /* assembled: findex (friction rows), -1 elsewhere; or NULL */
 } color_prep;
 
@@ -258,8 +258,7 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
 
 /* the rows' data in colour order, from the row operator op: matrix-free the records of
  * the streaming layout (stream.c) laid out in the colour order and carrying the rows'
- * values, whose columns (u's coordinates) are renumbered by first touch in that order;
- * assembled, the rows of A (columns as in A: the rows read z in place) and the row
+ * values, u in the problem's numbering (stream.c says why); assembled, the rows of A (columns as in A: the rows read z in place) and the row
  * vectors.  Over 2^31 words of records: LCP_ERR_TOO_LARGE. */
 static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_rowop *op,
                                double omega)
@@ -281,9 +280,8 @@ static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_ro
     L->lo = lcp_malloc((size_t)m + 1, sizeof(double));
     L->hi = lcp_malloc((size_t)m + 1, sizeof(double));
     L->step = lcp_malloc((size_t)m + 1, sizeof(double));
-    L->E = lcp_calloc((size_t)m + 1, sizeof(double));
     if (P->findex) L->f = lcp_malloc((size_t)m + 1, sizeof(int));
-    if (!L->q || !L->lo || !L->hi || !L->step || !L->E || (P->findex && !L->f))
+    if (!L->q || !L->lo || !L->hi || !L->step || (P->findex && !L->f))
         return LCP_ERR_NOMEM;
     for (int t = 0; t < m; t++) {
         int i = L->rows[t];
@@ -291,7 +289,6 @@ static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_ro
         L->lo[t] = P->lo[i];
         L->hi[t] = P->hi[i];
         L->step[t] = omega / op->diag[i];               /* the same step as pgs */
-        L->E[t] = P->E ? P->E[i] : 0.0;
         if (L->f) L->f[t] = P->findex[i];
     }
     return LCP_OK;
@@ -315,8 +312,8 @@ static void color_split(color_ctx *c)
 /* the rows of blocks [b0, b1) (of one colour); the same row arithmetic as pgs.
  * Matrix-free, the layout's records (lcp_stream_blocks, which fetches the lines of u that
  * the row 8 records ahead will read and write: they were last written by whichever thread
- * ran that body in an earlier colour).  Assembled, A's rows read z in place (pgs adds
- * E_i z_i only when E is present: E_t = 0 otherwise, and r + 0 z_i = r for finite z). */
+ * ran that body in an earlier colour).  Assembled, A's rows (E in their diagonal) read z
+ * in place. */
 static void color_blocks(color_ctx *c, int b0, int b1)
 {
     if (c->L.mf) {
@@ -398,7 +395,6 @@ static void color_prep_free(color_prep *L)
     lcp_free(L->q);
     lcp_free(L->lo);
     lcp_free(L->hi);
-    lcp_free(L->E);
     lcp_free(L->f);
     lcp_free(L->step);
     lcp_free(L->colptr);
