@@ -258,8 +258,9 @@ static lcp_status csr_rows(const lcp_csr *S, const int *rows, int m, lcp_csr *D)
 
 /* the rows' data in colour order, from the row operator op: matrix-free the records of
  * the streaming layout (stream.c) laid out in the colour order and carrying the rows'
- * values, u in the problem's numbering (stream.c says why); assembled, the rows of A (columns as in A: the rows read z in place) and the row
- * vectors.  Over 2^31 words of records: LCP_ERR_TOO_LARGE. */
+ * values, u in the problem's numbering (stream.c says why); assembled, the rows of A
+ * (columns as in A: the rows read z in place) and the row vectors.  Over 2^31 words of
+ * records: LCP_ERR_TOO_LARGE. */
 static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_rowop *op,
                                double omega)
 {

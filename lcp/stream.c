@@ -36,11 +36,12 @@
  * (a sweep measured 3x slower): their records carry them,
  *       [row i | findex_i or -1] [record length | shared] [J's runs | B's runs] omega/a_ii,
  *       q_i, lo_i, hi_i, (E_i,) J's runs ..., B's runs (when not J's), J's values, B's values,
- *     8 bytes an entry of J and 24-32 a row more than pgs's, and less than the rows of J
- *     and B and the row vectors copied in that order (12 bytes an entry: no column index
- *     an entry, one word a body); and they keep the problem's numbering of u: renumbered by
- *     first touch in colour order a captured pile's bodies interleave far apart and its
- *     one-thread sweep ran 1.5x slower (4.97 against 3.35 ms; README "Performance").
+ *     8 bytes an entry of J and 24-32 a row more than pgs's, and less than CSR copies of
+ *     J's and B's rows in that order (a 4-byte column an entry, where a record has one
+ *     word a run of columns: a body's six); and they keep the problem's numbering of u:
+ *     renumbered by first touch in colour order, a captured pile's bodies interleave far
+ *     apart and its one-thread sweep ran 1.5x slower (4.97 against 3.35 ms; README
+ *     "Performance").
  * Orders: the records are laid out in the sweep's order when it is fixed (natural; reverse,
  * mass, perm and height lay out their permutation; symmetric walks the natural layout
  * forward and back); other orders (random, random8, error, ode8) visit the natural layout's
