@@ -214,6 +214,10 @@ lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T)
     int nz = LCP_CSR_NNZ(A);
     lcp_status st = lcp_csr_alloc(T, A->ncol, A->nrow, nz);
     if (st != LCP_OK) return st;
+    if (!A->x) {                                       /* a pattern: so is T */
+        lcp_free(T->x);
+        T->x = NULL;
+    }
     for (int k = 0; k < nz; k++) T->p[A->j[k] + 1]++;
     for (int c = 0; c < A->ncol; c++) T->p[c + 1] += T->p[c];
     int *next = lcp_malloc((size_t)A->ncol + 1, sizeof(int));
@@ -226,7 +230,7 @@ lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T)
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
             int d = next[A->j[k]]++;
             T->j[d] = i;
-            T->x[d] = A->x[k];
+            if (A->x) T->x[d] = A->x[k];
         }
     lcp_free(next);
     return LCP_OK;

@@ -91,7 +91,8 @@ LCP_API void lcp_csr_matvec_t(const lcp_csr *A, const double *x, double *y);
 /* Build from 0-based triplets; duplicates are summed; explicit zeros are kept. */
 LCP_API lcp_status lcp_csr_from_triplets(lcp_csr *A, int nrow, int ncol, int nnz, const int *ti,
                                  const int *tj, const double *tx);
-LCP_API lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T); /* T = A^T */
+LCP_API lcp_status lcp_csr_transpose(const lcp_csr *A, lcp_csr *T); /* T = A^T (A->x NULL: a
+                                                                  pattern, and so is T) */
 LCP_API lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C);
 /* C = A B */
 LCP_API lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C);

@@ -72,14 +72,43 @@
  * the sums do not depend on T) */
 enum { BLOCK = 32, MAX_THREADS = 256 };
 
-/* the pattern whose shared columns make rows conflict: matrix-free, J | B | (n + g_i);
- * assembled, A + A^T + friction edges (neighbours directly) */
-static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int mf, lcp_csr *C)
+/* matrix-free: C's rows are J_i's columns, B_i's where they are not J_i's (a contact
+ * row's are: its bodies), and n + g_i (g_i: the normal row of a friction row, else i),
+ * written straight into CSR in row order, a pattern without values (x = NULL, and so
+ * its transpose): the triplets, their CSR and the transpose's values made the
+ * colourings' peak memory (README "Performance") */
+static lcp_status conflict_rows(const lcp_problem *P, const lcp_csr *B, lcp_csr *C)
 {
+    const lcp_csr *J = &P->J;
     int m = P->m;
     long nz = (long)m;
-    if (mf) nz += (long)LCP_CSR_NNZ(&P->J) + LCP_CSR_NNZ(B);
-    else nz += 2L * LCP_CSR_NNZ(&P->A) + 2L * m;
+    for (int i = 0; i < m; i++)
+        nz += (J->p[i + 1] - J->p[i]) +
+              (lcp_stream_same_pattern(J, B, i) ? 0 : B->p[i + 1] - B->p[i]);
+    if (nz > 2147483647L) return LCP_ERR_TOO_LARGE;
+    lcp_status st = lcp_csr_alloc(C, m, P->n + m, (int)nz);
+    if (st != LCP_OK) return st;
+    lcp_free(C->x);                                         /* a pattern: no values */
+    C->x = NULL;
+    int t = 0;
+    for (int i = 0; i < m; i++) {
+        for (int k = J->p[i]; k < J->p[i + 1]; k++) C->j[t++] = J->j[k];
+        if (!lcp_stream_same_pattern(J, B, i))
+            for (int k = B->p[i]; k < B->p[i + 1]; k++) C->j[t++] = B->j[k];
+        int f = P->findex && P->findex[i] >= 0 ? P->findex[i] : -1;
+        C->j[t++] = P->n + (f >= 0 ? f : i);                  /* a contact's rows share */
+        C->p[i + 1] = t;
+    }
+    return LCP_OK;
+}
+
+/* the pattern whose shared columns make rows conflict: matrix-free, J | B | (n + g_i)
+ * (conflict_rows); assembled, A + A^T + friction edges (neighbours directly) */
+static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int mf, lcp_csr *C)
+{
+    if (mf) return conflict_rows(P, B, C);
+    int m = P->m;
+    long nz = (long)m + 2L * LCP_CSR_NNZ(&P->A) + 2L * m;
     if (nz > 2147483647L) return LCP_ERR_TOO_LARGE;
     int *ti = lcp_malloc((size_t)nz, sizeof(int)), *tj = lcp_malloc((size_t)nz, sizeof(int));
     double *tx = lcp_calloc((size_t)nz, sizeof(double));
@@ -87,24 +116,17 @@ static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int m
     int t = 0;
     for (int i = 0; st == LCP_OK && i < m; i++) {
         int f = P->findex && P->findex[i] >= 0 ? P->findex[i] : -1;
-        if (mf) {
-            for (int k = P->J.p[i]; k < P->J.p[i + 1]; k++) ti[t] = i, tj[t++] = P->J.j[k];
-            for (int k = B->p[i]; k < B->p[i + 1]; k++) ti[t] = i, tj[t++] = B->j[k];
-            ti[t] = i, tj[t++] = P->n + (f >= 0 ? f : i);    /* a contact's rows share */
-        } else {
-            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) {
-                ti[t] = i, tj[t++] = P->A.j[k];
-                ti[t] = P->A.j[k], tj[t++] = i;
-            }
-            ti[t] = i, tj[t++] = i;
-            if (f >= 0) {
-                ti[t] = i, tj[t++] = f;
-                ti[t] = f, tj[t++] = i;
-            }
+        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) {
+            ti[t] = i, tj[t++] = P->A.j[k];
+            ti[t] = P->A.j[k], tj[t++] = i;
+        }
+        ti[t] = i, tj[t++] = i;
+        if (f >= 0) {
+            ti[t] = i, tj[t++] = f;
+            ti[t] = f, tj[t++] = i;
         }
     }
-    if (st == LCP_OK)
-        st = lcp_csr_from_triplets(C, m, mf ? P->n + m : m, t, ti, tj, tx);
+    if (st == LCP_OK) st = lcp_csr_from_triplets(C, m, m, t, ti, tj, tx);
     lcp_free(ti);
     lcp_free(tj);
     lcp_free(tx);

@@ -100,7 +100,7 @@ static int runs_of(const lcp_csr *A, int i, const int *col, double *w)
     return nr;
 }
 
-static int same_pattern(const lcp_csr *J, const lcp_csr *B, int i)
+int lcp_stream_same_pattern(const lcp_csr *J, const lcp_csr *B, int i)
 {
     if (J->p[i + 1] - J->p[i] != B->p[i + 1] - B->p[i]) return 0;
     for (int k = 0; k < J->p[i + 1] - J->p[i]; k++)
@@ -158,7 +158,7 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
         int rj = runs_of(J, i, s->col, NULL);
-        int shared = same_pattern(J, B, i);
+        int shared = lcp_stream_same_pattern(J, B, i);
         int rb = shared ? 0 : runs_of(B, i, s->col, NULL);
         long len = rj + rb + (B->p[i + 1] - B->p[i]);
         len += s->copy ? head_copied(s) + (J->p[i + 1] - J->p[i]) : HEAD;
@@ -179,7 +179,7 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
         double *w = s->w + s->off[t];
-        int shared = same_pattern(J, B, i);
+        int shared = lcp_stream_same_pattern(J, B, i);
         double *p = w + (s->copy ? head_copied(s) : HEAD);
         int rj = runs_of(J, i, s->col, p);
         p += rj;

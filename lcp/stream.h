@@ -38,6 +38,10 @@ typedef struct lcp_stream {
  * floor"). */
 int lcp_stream_pays(const lcp_problem *P);
 
+/* 1 when row i of B has the columns of row i of J, in the same order (a contact row's B =
+ * J Minv with Minv block diagonal: its bodies' coordinates) */
+int lcp_stream_same_pattern(const lcp_csr *J, const lcp_csr *B, int i);
+
 /* Build the records of P's rows in the order `order' (m rows, NULL = natural) from J, the
  * row operator's B = J Minv and step_i = omega / a_ii.  copy = 0 (pgs): the records name
  * where P holds J_i's values, q_i, lo_i, hi_i and E_i, read in place (in the natural order

@@ -68,6 +68,12 @@ static void test_csr(void)
     ok(LCP_CSR_NNZ(&C) == 4 && C.x[0] == 5 && C.x[1] == 6 && C.x[2] == 6 && C.x[3] == 25,
        "csr/multiply-A-At");
     ok(lcp_csr_is_symmetric(&C) && !lcp_csr_is_symmetric(&A), "csr/is-symmetric");
+    lcp_csr_free(&T);                  /* a pattern (x NULL) transposes to a pattern */
+    lcp_csr pat = {.nrow = A.nrow, .ncol = A.ncol, .p = A.p, .j = A.j, .x = NULL};
+    ok(lcp_csr_transpose(&pat, &T) == LCP_OK && !T.x && T.nrow == 3 && LCP_CSR_NNZ(&T) == 4 &&
+           T.p[1] == 1 && T.p[2] == 3 && T.j[0] == 0 && T.j[1] == 0 && T.j[2] == 1 &&
+           T.j[3] == 1,
+       "csr/transpose-pattern");
     lcp_csr_free(&A);
     lcp_csr_free(&T);
     lcp_csr_free(&C);
