@@ -6,6 +6,9 @@
  * estimated by 50 power iterations from a fixed start vector (reported in info->omega).
  * Assembled: w = A z + q (one CSR product).  Matrix-free: w = J (Minv (J^T z)) + E z + q
  * (three sparse products, J^T z by the rows of a stored J^T).  Both O(nnz) per sweep.
+ * The diagonal, and the power iteration's product, come from the same form: matrix-free
+ * never reads A (a problem read without it is solved; README "Instance folders"), with
+ * a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
  * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
  * or LCP_ERR_NONFINITE.
  * Threads (options.threads, a pool started once per solve): each stage is cut into fixed
@@ -111,6 +114,22 @@ static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row, lcp_sweep
     return LCP_OK;
 }
 
+/* y = A x: assembled, by A; matrix-free, J (Minv (J^T x)) + E x by the stored J^T (c->t
+ * and c->u as workspace) */
+static void jacobi_product(jacobi_ctx *c, const double *x, double *y)
+{
+    const lcp_problem *P = c->P;
+    if (!c->mf) {
+        lcp_csr_matvec(&P->A, x, y);
+        return;
+    }
+    lcp_csr_matvec(&c->JT, x, c->t);
+    lcp_csr_matvec(&P->Minv, c->t, c->u);
+    lcp_csr_matvec(&P->J, c->u, y);
+    if (P->E)
+        for (int i = 0; i < P->m; i++) y[i] += P->E[i] * x[i];
+}
+
 /* lambda_max of D^-1/2 A D^-1/2 by power iteration (A symmetric positive semi-definite):
  * x <- S x / ||S x||, lambda = x^T S x.  Uses c->w and c->zold as workspace. */
 static double jacobi_lambda_max(jacobi_ctx *c)
@@ -126,7 +145,7 @@ static double jacobi_lambda_max(jacobi_ctx *c)
         nx = sqrt(nx);
         if (!(nx > 0.0)) break;
         for (int i = 0; i < m; i++) x[i] /= nx * sqrt(c->d[i]);   /* x <- D^-1/2 x / ||x|| */
-        lcp_csr_matvec(&P->A, x, y);                             /* y = A D^-1/2 x */
+        jacobi_product(c, x, y);                                 /* y = A D^-1/2 x */
         lambda = 0.0;
         for (int i = 0; i < m; i++) {
             y[i] /= sqrt(c->d[i]);                               /* y = S x */
@@ -160,9 +179,14 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     }
     if (st == LCP_OK && (!c.d || !c.w || !c.zold || !c.part || (c.mf && (!c.t || !c.u))))
         st = LCP_ERR_NOMEM;
-    if (st == LCP_OK && !P->A.p) st = LCP_ERR_NEEDS_ASSEMBLED;   /* its diagonal is A's */
+    if (st == LCP_OK && !c.mf && !P->A.p) st = LCP_ERR_NEEDS_ASSEMBLED;
+    if (st == LCP_OK) {              /* a_ii as pgs: A's, or J_i . (J Minv)_i + E_i (rowop.c) */
+        lcp_rowop op;
+        st = lcp_rowop_init(&op, P, form);
+        if (st == LCP_OK) memcpy(c.d, op.diag, (size_t)P->m * sizeof(double));
+        lcp_rowop_free(&op);                                  /* before J^T: a lower peak */
+    }
     if (st == LCP_OK && c.mf) st = lcp_csr_transpose(&P->J, &c.JT);
-    if (st == LCP_OK) lcp_csr_diag(&P->A, c.d);
     for (int i = 0; st == LCP_OK && i < P->m; i++)
         if (!(c.d[i] > 0.0)) {
             st = LCP_ERR_ZERO_DIAG;

@@ -13,7 +13,7 @@ static const lcp_solver registry[] = {
     {"pgs", "projected Gauss-Seidel / SOR (omega), any ordering, assembled or matrix-free",
      FACTORED_BOXED, lcp_solve_pgs, lcp_setup_pgs, lcp_teardown_pgs},
     {"jacobi", "projected Jacobi with relaxation omega (or auto), assembled or matrix-free",
-     BOXED, lcp_solve_jacobi, NULL, NULL},
+     FACTORED_BOXED, lcp_solve_jacobi, NULL, NULL},
     {"pgs-block",
      "block Gauss-Seidel: each contact's normal and friction rows solved exactly per visit",
      FACTORED_BOXED, lcp_solve_pgs_block, NULL, NULL},

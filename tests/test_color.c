@@ -135,7 +135,8 @@ static int color_valid(const lcp_problem *P, const lcp_csr *B, int mf, int conta
     return ok_;
 }
 
-/* serial projected Jacobi from the formula, sweeps sweeps from lcp_start's point */
+/* serial projected Jacobi from the formula, sweeps sweeps from lcp_start's point; a_ii is A's
+ * (assembled) or J_i (Minv J_i^T) + E_i from the factors (matrix-free) */
 static void jacobi_ref(const lcp_problem *P, int mf, double omega, int sweeps, double *z)
 {
     lcp_options o;
@@ -144,7 +145,20 @@ static void jacobi_ref(const lcp_problem *P, int mf, double omega, int sweeps, d
     double *w = malloc(((size_t)m + 1) * sizeof(double)), *zo = malloc(((size_t)m + 1) * sizeof(double));
     double *d = malloc(((size_t)m + 1) * sizeof(double));
     double *t = malloc(((size_t)P->n + 1) * sizeof(double)), *u = malloc(((size_t)P->n + 1) * sizeof(double));
-    lcp_csr_diag(&P->A, d);
+    if (mf) {                 /* a_ii = E_i + J_i . B_i, B = J Minv, rows merged in order */
+        lcp_csr B = {0};
+        lcp_csr_multiply(&P->J, &P->Minv, &B);
+        for (int i = 0; i < m; i++) {
+            d[i] = P->E ? P->E[i] : 0.0;
+            for (int a = P->J.p[i], b = B.p[i]; a < P->J.p[i + 1] && b < B.p[i + 1];) {
+                if (P->J.j[a] == B.j[b]) d[i] += P->J.x[a++] * B.x[b++];
+                else if (P->J.j[a] < B.j[b]) a++;
+                else b++;
+            }
+        }
+        lcp_csr_free(&B);
+    } else
+        lcp_csr_diag(&P->A, d);
     lcp_start(P, &o, z);
     for (int k = 0; k < sweeps; k++) {
         if (mf) {

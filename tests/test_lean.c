@@ -9,8 +9,9 @@
  *     which sorts by residuals: from the factors they differ by rounding);
  *   - assembled pgs on the problem without factors = on the whole problem, bit for bit;
  *   - the factored residual agrees with A's to 1e-12 relative (||r||_2 and w);
- *   - solvers that need A (ldlt-ref, jacobi, the assembled form) refuse the problem without
- *     A with needs-assembled, and nothing was read that was skipped.
+ *     jacobi also with omega auto (its power iteration by the factors' product);
+ *   - solvers that need A (ldlt-ref, the assembled form of pgs and jacobi) refuse the
+ *     problem without A with needs-assembled, and nothing was read that was skipped.
  * Usage: test_lean INSTANCE_DIR... */
 #include "lcp.h"
 #include "tap.h"
@@ -147,6 +148,18 @@ int main(int argc, char **argv)
         {
             lcp_options o;
             lcp_options_default(&o);
+            o.form = LCP_FORM_MATRIX_FREE;
+            o.max_iter = 300;
+            o.omega_auto = 1;
+            lcp_status st;
+            int it;
+            int same = same_solve(lcp_solver_find("jacobi"), &P, &Q, &o, &st, &it);
+            ok(same, "lean/%s/jacobi/omega-auto: without A = with A bit for bit (%s, %d sweeps)",
+               nm, lcp_status_str(st), it);
+        }
+        {
+            lcp_options o;
+            lcp_options_default(&o);
             o.form = LCP_FORM_ASSEMBLED;
             o.max_iter = 300;
             lcp_status st;
@@ -161,13 +174,13 @@ int main(int argc, char **argv)
             lcp_options_default(&o);
             lcp_info info;
             lcp_status s1 = lcp_solve(lcp_solver_find("ldlt-ref"), &Q, &o, zz, &info);
-            lcp_status s2 = lcp_solve(lcp_solver_find("jacobi"), &Q, &o, zz, &info);
             o.form = LCP_FORM_ASSEMBLED;
+            lcp_status s2 = lcp_solve(lcp_solver_find("jacobi"), &Q, &o, zz, &info);
             lcp_status s3 = lcp_solve(lcp_solver_find("pgs"), &Q, &o, zz, &info);
             ok(s1 == LCP_ERR_NEEDS_ASSEMBLED && s2 == LCP_ERR_NEEDS_ASSEMBLED &&
                    s3 == LCP_ERR_NEEDS_ASSEMBLED && info.status == s3 &&
                    !strcmp(lcp_status_str(s3), "needs-assembled"),
-               "lean/%s: ldlt-ref, jacobi, assembled pgs refuse the problem without A", nm);
+               "lean/%s: ldlt-ref, assembled jacobi and pgs refuse the problem without A", nm);
             free(zz);
         }
         lcp_problem_free(&P);
