@@ -32,7 +32,7 @@ typedef struct jacobi_ctx {
     double *d;      /* m: a_ii */
     double *w;      /* m: workspace of the power iteration */
     double *zold;   /* m: z^k */
-    double *t, *u;  /* n: J^T z, Minv J^T z (matrix-free) */
+    double *t, *u;  /* n: J^T z, Minv J^T z (matrix-free; one array, u = t + n) */
     lcp_csr JT;     /* matrix-free: J^T, so that J^T z is computed by rows */
     lcp_pool *pool;
     double *part;   /* one partial sum of rho^2 per block of BLOCK rows */
@@ -114,22 +114,6 @@ static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row, lcp_sweep
     return LCP_OK;
 }
 
-/* y = A x: assembled, by A; matrix-free, J (Minv (J^T x)) + E x by the stored J^T (c->t
- * and c->u as workspace) */
-static void jacobi_product(jacobi_ctx *c, const double *x, double *y)
-{
-    const lcp_problem *P = c->P;
-    if (!c->mf) {
-        lcp_csr_matvec(&P->A, x, y);
-        return;
-    }
-    lcp_csr_matvec(&c->JT, x, c->t);
-    lcp_csr_matvec(&P->Minv, c->t, c->u);
-    lcp_csr_matvec(&P->J, c->u, y);
-    if (P->E)
-        for (int i = 0; i < P->m; i++) y[i] += P->E[i] * x[i];
-}
-
 /* lambda_max of D^-1/2 A D^-1/2 by power iteration (A symmetric positive semi-definite):
  * x <- S x / ||S x||, lambda = x^T S x.  Uses c->w and c->zold as workspace. */
 static double jacobi_lambda_max(jacobi_ctx *c)
@@ -145,7 +129,7 @@ static double jacobi_lambda_max(jacobi_ctx *c)
         nx = sqrt(nx);
         if (!(nx > 0.0)) break;
         for (int i = 0; i < m; i++) x[i] /= nx * sqrt(c->d[i]);   /* x <- D^-1/2 x / ||x|| */
-        jacobi_product(c, x, y);                                 /* y = A D^-1/2 x */
+        lcp_product(P, x, y, c->t, c->mf);    /* y = A D^-1/2 x (matrix-free: c->t, c->u) */
         lambda = 0.0;
         for (int i = 0; i < m; i++) {
             y[i] /= sqrt(c->d[i]);                               /* y = S x */
@@ -174,8 +158,8 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     c.zold = lcp_malloc((size_t)P->m, sizeof(double));
     c.part = lcp_malloc((size_t)P->m / BLOCK + 1, sizeof(double));
     if (c.mf) {
-        c.t = lcp_malloc((size_t)P->n, sizeof(double));
-        c.u = lcp_malloc((size_t)P->n, sizeof(double));
+        c.t = lcp_malloc(2 * (size_t)P->n + 1, sizeof(double));
+        c.u = c.t ? c.t + P->n : NULL;
     }
     if (st == LCP_OK && (!c.d || !c.w || !c.zold || !c.part || (c.mf && (!c.t || !c.u))))
         st = LCP_ERR_NOMEM;
@@ -212,7 +196,6 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     lcp_free(c.w);
     lcp_free(c.zold);
     lcp_free(c.t);
-    lcp_free(c.u);
     info->status = st;
     return st;
 }

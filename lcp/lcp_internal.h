@@ -27,6 +27,9 @@ extern "C" { /* the peer libraries' wrappers are C++ */
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
 
+/* w = A z (mf = 0), or J (Minv (J^T z)) + E z (mf = 1; work: 2n doubles) */
+void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, int mf);
+
 /* lcp_residual with caller-given workspace: work holds lcp_residual_work(P) doubles (0 when
  * P holds A; 2n without A, for J (Minv (J^T z))) */
 size_t lcp_residual_work(const lcp_problem *P);

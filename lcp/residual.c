@@ -17,10 +17,9 @@ void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double
     lcp_row_bounds(P, z, i, lo, hi);
 }
 
-/* w = A z, or J (Minv (J^T z)) + E z without A (work: 2n doubles) */
-static void product(const lcp_problem *P, const double *z, double *w, double *work)
+void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, int mf)
 {
-    if (P->A.p) {
+    if (!mf) {
         lcp_csr_matvec(&P->A, z, w);
         return;
     }
@@ -54,7 +53,7 @@ void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *w
                      lcp_residuals *R)
 {
     double s2 = 0.0, sinf = 0.0, q2 = 0.0, comp = 0.0, infeas = 0.0;
-    product(P, z, w, work);
+    lcp_product(P, z, w, work, !P->A.p);
     for (int i = 0; i < P->m; i++) {
         double lo, hi;
         w[i] += P->q[i];                                       /* w = A z + q */
@@ -87,8 +86,8 @@ lcp_status lcp_ref_distance(const lcp_problem *P, const double *z, double *zdiff
         size_t m = (size_t)P->m;
         double *v = lcp_malloc(2 * m + lcp_residual_work(P), sizeof(double));
         if (!v) return LCP_ERR_NOMEM;
-        product(P, z, v, v + 2 * m);
-        product(P, P->zref, v + m, v + 2 * m);
+        lcp_product(P, z, v, v + 2 * m, !P->A.p);
+        lcp_product(P, P->zref, v + m, v + 2 * m, !P->A.p);
         for (int i = 0; i < P->m; i++) {
             double w = v[i] + P->q[i], wr = v[m + (size_t)i] + P->q[i];
             dz = fmax(dz, fabs(z[i] - P->zref[i]));
