@@ -7,7 +7,7 @@
  * Assembled: w = A z + q (one CSR product).  Matrix-free: w = J (Minv (J^T z)) + E z + q
  * (three sparse products, J^T z by the rows of a stored J^T).  Both O(nnz) per sweep.
  * The diagonal, and the power iteration's product, come from the same form: matrix-free
- * never reads A (a problem read without it is solved; README "Instance folders"), with
+ * never reads A (so `solve --lean` leaves it unread; README "The command line"), with
  * a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
  * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
  * or LCP_ERR_NONFINITE.
@@ -153,7 +153,6 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
     if (!opt->omega_auto && !(opt->omega > 0.0 && opt->omega < 2.0)) st = LCP_ERR_ARG;
     if (opt->threads < 1 || opt->threads > MAX_THREADS) st = LCP_ERR_ARG;
     c.mf = form == LCP_FORM_MATRIX_FREE;
-    c.d = lcp_malloc((size_t)P->m, sizeof(double));
     c.w = lcp_malloc((size_t)P->m, sizeof(double));
     c.zold = lcp_malloc((size_t)P->m, sizeof(double));
     c.part = lcp_malloc((size_t)P->m / BLOCK + 1, sizeof(double));
@@ -161,13 +160,16 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         c.t = lcp_malloc(2 * (size_t)P->n + 1, sizeof(double));
         c.u = c.t ? c.t + P->n : NULL;
     }
-    if (st == LCP_OK && (!c.d || !c.w || !c.zold || !c.part || (c.mf && (!c.t || !c.u))))
+    if (st == LCP_OK && (!c.w || !c.zold || !c.part || (c.mf && !c.t)))
         st = LCP_ERR_NOMEM;
     if (st == LCP_OK && !c.mf && !P->A.p) st = LCP_ERR_NEEDS_ASSEMBLED;
     if (st == LCP_OK) {              /* a_ii as pgs: A's, or J_i . (J Minv)_i + E_i (rowop.c) */
         lcp_rowop op;
         st = lcp_rowop_init(&op, P, form);
-        if (st == LCP_OK) memcpy(c.d, op.diag, (size_t)P->m * sizeof(double));
+        if (st == LCP_OK) {
+            c.d = op.diag;                                    /* kept; B and u freed */
+            op.diag = NULL;
+        }
         lcp_rowop_free(&op);                                  /* before J^T: a lower peak */
     }
     if (st == LCP_OK && c.mf) st = lcp_csr_transpose(&P->J, &c.JT);

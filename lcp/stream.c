@@ -437,11 +437,11 @@ double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm)
 void lcp_stream_blocks(const lcp_stream *s, double *u, double *z, const int *bs, int b0, int b1,
                        double *part)
 {
-    if (bs[b0] >= bs[b1]) return;
+    if (bs[b0] >= bs[b1]) return;                /* the head: head_copied(s), as constants */
     if (s->has_e)
-        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 1, 1, HEAD + 4);
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 1, 1, HEAD + 3 + 1);
     else
-        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 0, 1, HEAD + 3);
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 0, 1, HEAD + 3 + 0);
 }
 
 int lcp_stream_pays(const lcp_problem *P)
