@@ -8,9 +8,14 @@
  * A problem read without A (LCP_READ_SKIP_A) has w = J (Minv (J^T z)) + E z + q instead,
  * three CSR products in that order, O(nnz(J) + nnz(Minv) + m) with 2n doubles of workspace:
  * the same w to rounding (not bit for bit: A z sums the entries of A, each a rounded sum of
- * products).
+ * products).  At z = 0 (a cold start, the loop's first residual) w = q with no product:
+ * the same numbers the product gives, as A's entries are finite (the reader and
+ * lcp_problem_check refuse others), up to the sign of a zero w_i, which no reported
+ * quantity sees.
  */
 #include "lcp_internal.h"
+
+#include <string.h>
 
 void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi)
 {
@@ -53,7 +58,12 @@ void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *w
                      lcp_residuals *R)
 {
     double s2 = 0.0, sinf = 0.0, q2 = 0.0, comp = 0.0, infeas = 0.0;
-    lcp_product(P, z, w, work, !P->A.p);
+    int zero = 1;                                  /* z = 0 (a cold start): A z = 0 */
+    for (int i = 0; i < P->m && zero; i++) zero = z[i] == 0.0;
+    if (zero)
+        memset(w, 0, (size_t)P->m * sizeof(double));
+    else
+        lcp_product(P, z, w, work, !P->A.p);
     for (int i = 0; i < P->m; i++) {
         double lo, hi;
         w[i] += P->q[i];                                       /* w = A z + q */

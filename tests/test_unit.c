@@ -137,6 +137,29 @@ static void test_residual(void)
     lcp_residual(&P, z1, w1, &R);
     ok_close(R.r2, 2.0, 1e-15, "residual/box-wrong-side");
     lcp_problem_free(&P);
+    /* z = 0 (a cold start) takes no product: w = q, r_i = -mid(lo_i, -q_i, hi_i) with the
+     * friction rows' bounds 0, the same in both forms */
+    for (int form = 0; form < 2; form++) {
+        tp_contact(&P, 6, 25, 60, 2, 0.6, 0.02, 21);
+        if (form) lcp_csr_free(&P.A);                  /* matrix-free: J, Minv, E */
+        double *z0 = calloc((size_t)P.m, sizeof(double)), *w0 = malloc((size_t)P.m * sizeof(double));
+        double s2 = 0.0, sinf = 0.0;
+        int wq = 1;
+        lcp_residual(&P, z0, w0, &R);
+        for (int i = 0; i < P.m; i++) {
+            int fr = P.findex && P.findex[i] >= 0;
+            double r = fr ? 0.0 : -fmax(P.lo[i], fmin(-P.q[i], P.hi[i]));
+            s2 += r * r;
+            sinf = fmax(sinf, fabs(r));
+            wq &= w0[i] == P.q[i];
+        }
+        ok(wq && R.r2 == sqrt(s2) && R.rinf == sinf && R.r2 > 0.0,
+           "residual/cold-start-%s: w = q, r2 %.17g (expected %.17g)",
+           form ? "matrix-free" : "assembled", R.r2, sqrt(s2));
+        free(z0);
+        free(w0);
+        lcp_problem_free(&P);
+    }
 }
 
 static void test_loop_and_forms(void)
