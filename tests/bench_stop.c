@@ -1,7 +1,8 @@
 /* bench_stop.c: what the stopping test costs (issue "Performance", item 1).
  * For each problem (instance folders given as arguments, then a synthetic 3D contact problem
  * with 10^5 rows) and solver (pgs, pgs-block, jacobi, amgs-D, amgs-I; default form):
- *   K       = sweeps of a solve to tol 1e-6 (cap 1000; 200 on the 10^5-row problem)
+ *   K       = sweeps of a solve to tol 1e-6 (cap 1000, or --cap N, on the folders; 200 on
+ *             the synthetic problem, which --no-synthetic leaves out)
  *   fused   = time of that solve (the fused test, every sweep)
  *   none    = time of K sweeps with no test (tol < 0)
  *   exact   = time of K sweeps with the exact residual after every sweep (lcp_residual in
@@ -16,6 +17,7 @@
 #include "testprob.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,12 +111,25 @@ static int bench(const char *name, const lcp_problem *P, const char *solver, int
 int main(int argc, char **argv)
 {
     const char *solvers[] = {"pgs", "pgs-block", "jacobi", "amgs-D", "amgs-I"};
-    int bad = 0;
+    int bad = 0, first = 1, dir_cap = 1000, synthetic = 1;
+    while (first < argc && strncmp(argv[first], "--", 2) == 0) {
+        if (strcmp(argv[first], "--no-synthetic") == 0)
+            synthetic = 0;
+        else if (strcmp(argv[first], "--cap") == 0 && first + 1 < argc &&
+                 atoi(argv[first + 1]) > 0)
+            dir_cap = atoi(argv[++first]);
+        else {
+            fprintf(stderr, "bench_stop: unknown option or bad value '%s' (usage: bench_stop "
+                    "[--cap N] [--no-synthetic] [DIR...])\n", argv[first]);
+            return 2;
+        }
+        first++;
+    }
     printf("median of %d paired ratios (range); K = sweeps of the solve to 1e-6\n", ROUNDS);
-    for (int a = 1; a <= argc; a++) {
+    for (int a = first; a <= argc - !synthetic; a++) {
         lcp_problem P;
         char msg[512], name[64];
-        int cap = 1000;
+        int cap = dir_cap;
         if (a < argc) {
             if (lcp_read_instance(argv[a], &P, msg, sizeof msg) != LCP_OK) {
                 fprintf(stderr, "bench_stop: %s\n", msg);
