@@ -14,6 +14,9 @@
  *              in both solves, cancels in the slope and is timed apart)
  *   layout     the bytes the layout's sweep moves (its records, J's values, z, u read and
  *              written), printed beside the floor's count with the ratio against them
+ *   read pass  the plain rows' reads in their order with their row sums but no projection
+ *              and no update (rows independent): what memory gives the access pattern; the
+ *              sweep / read pass is what the Gauss-Seidel dependence and the update add
  * ROUNDS rounds, each timing the triad then the two sweeps (paired: this machine's
  * neighbours change the bandwidth from one second to the next); prints the median ratios
  * sweep / floor, plain / layout, and their ranges.
@@ -92,6 +95,42 @@ static double sweep_bytes(const lcp_problem *P, double *layout)
 
 static void sorted(double *x) { qsort(x, ROUNDS, sizeof(double), cmp); }
 
+/* seconds of one pass that reads what the plain rows read, in their order: q, lo, hi, the
+ * step, z, E, findex, J's row with u at its columns (r_i = q_i + J_i u + E_i z_i), and B's
+ * row; no projection and no update of u, so no row waits for another.  What the memory
+ * system gives the sweep's access pattern; the best of 3 passes. */
+static double read_pass(const lcp_problem *P, const lcp_csr *B, const double *step,
+                        const double *z, const double *u, double *sink)
+{
+    const lcp_csr *J = &P->J;
+    double best = 1e300;
+    for (int pass = 0; pass < 3; pass++) {
+        double t0 = now(), s0 = 0.0, s1 = 0.0, s2 = 0.0;
+        long li = 0;
+        for (int i = 0; i < P->m; i++) {
+            double r = P->q[i] + P->lo[i] + P->hi[i] + step[i];
+            for (int k = J->p[i]; k < J->p[i + 1]; k++) r += J->x[k] * u[J->j[k]];
+            if (P->E) r += P->E[i] * z[i];
+            if (P->findex) li += P->findex[i];
+            double b0 = 0.0, b1 = 0.0;
+            int k = B->p[i];
+            for (; k + 1 < B->p[i + 1]; k += 2) {
+                b0 += B->x[k];
+                b1 += B->x[k + 1];
+                li += B->j[k] ^ B->j[k + 1];
+            }
+            if (k < B->p[i + 1]) b0 += B->x[k] + B->j[k];
+            s0 += r;
+            s1 += b0;
+            s2 += b1;
+        }
+        double t = now() - t0;
+        *sink += s0 + s1 + s2 + (double)li;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
 /* the last-level cache of one core, from sysfs (glibc's sysconf reported ten times the
  * size on a virtual machine here); 0 when unknown */
 static long llc_bytes(void)
@@ -110,9 +149,20 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
     double *z = calloc((size_t)P->m, sizeof(double));
     double lbytes, bytes = sweep_bytes(P, &lbytes), bw[ROUNDS], sw[ROUNDS], ls[ROUNDS];
     double ratio[ROUNDS], lratio[ROUNDS], lown[ROUNDS], gain[ROUNDS], build[ROUNDS];
+    double rp[ROUNDS], rpratio[ROUNDS], rpgap[ROUNDS], sink = 0.0;
+    lcp_csr B = {0};
+    double *step = calloc((size_t)P->m + 1, sizeof(double)), *u = calloc((size_t)P->n + 1, sizeof(double));
+    if (!z || !step || !u || lcp_csr_multiply(&P->J, &P->Minv, &B) != LCP_OK) {
+        fprintf(stderr, "bench_mem: no room for %s\n", what);
+        exit(1);
+    }
+    for (int i = 0; i < P->m; i++) step[i] = 1.0;
     for (int r = 0; r < ROUNDS; r++) {
         bw[r] = triad(a, b, c);
+        rp[r] = read_pass(P, &B, step, z, u, &sink);
+        rpratio[r] = rp[r] / (bytes / bw[r]);
         sw[r] = (solve_time(P, 101, z, 0, NULL) - solve_time(P, 1, z, 0, NULL)) / 100;
+        rpgap[r] = sw[r] / rp[r];
         double t1 = solve_time(P, 1, z, 1, &build[r]);
         ls[r] = (solve_time(P, 101, z, 1, NULL) - t1) / 100;
         ratio[r] = sw[r] / (bytes / bw[r]);
@@ -121,7 +171,7 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
         gain[r] = sw[r] / ls[r];
     }
     sorted(bw), sorted(sw), sorted(ls), sorted(ratio), sorted(lratio), sorted(lown), sorted(gain);
-    sorted(build);
+    sorted(build), sorted(rp), sorted(rpratio), sorted(rpgap);
     int h = ROUNDS / 2, e = ROUNDS - 1;
     printf("%s: rows %d, nnz(J) %d, body coordinates %d\n", what, P->m, LCP_CSR_NNZ(&P->J), P->n);
     printf("  triad bandwidth %.2f GB/s (median of %d rounds, %.2f to %.2f)\n", bw[h] / 1e9,
@@ -132,6 +182,10 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
            1e3 * sw[0], 1e3 * sw[e], 1e9 * sw[h] / P->m);
     printf("  plain rows: sweep / floor %.2f median of %d paired (%.2f to %.2f)\n", ratio[h],
            ROUNDS, ratio[0], ratio[e]);
+    printf("  read pass (the plain rows' reads and row sums, no update, no row waiting for "
+           "another): %.3f ms, / floor %.2f (%.2f to %.2f); plain sweep / read pass %.2f (%.2f "
+           "to %.2f)%s\n", 1e3 * rp[h], rpratio[h], rpratio[0], rpratio[e], rpgap[h], rpgap[0],
+           rpgap[e], sink == 12345.678 ? " " : "");
     printf("  layout: built in %.3f ms (median; %.3f to %.3f); %.1f MB a sweep (%.0f a row)\n",
            1e3 * build[h], 1e3 * build[0], 1e3 * build[e], lbytes / 1e6, lbytes / P->m);
     printf("  layout: sweep %.3f ms median (%.3f to %.3f), %.1f ns a row\n", 1e3 * ls[h],
@@ -146,6 +200,9 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
         printf("  fits in the last-level cache (%ld MB): the sweep / floor here is what the rows' "
                "own instructions cost, the bound for a sweep from memory\n", llc >> 20);
     fflush(stdout);
+    lcp_csr_free(&B);
+    free(step);
+    free(u);
     free(z);
 }
 
