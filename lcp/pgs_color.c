@@ -29,10 +29,12 @@
  *
  * SWEEP.  Colour by colour; the rows of a colour are cut into fixed blocks of whole units,
  * each closed at the first unit boundary from BLOCK rows on (rows: BLOCK rows), and the
- * blocks of each colour are split statically between the threads: thread k of T takes
+ * blocks of each colour are shared out between the threads: thread k of T starts on
  * the k-th of T equal shares of each colour's blocks (color_split), and as the rows
  * of a colour are ordered by their first body, a thread keeps about the same bodies from
  * colour to colour and their u, and the z of their rows, stay in its cache; a thread
+ * that has finished its share takes what is left of the others' from their backs
+ * (claim, color_task), so a thread held up does not hold up the colour; a thread
  * starts a colour once every thread has finished the previous one (a counter per colour;
  * no barrier, see color_task).  The rows read and write the caller's z in place (a
  * contact's rows are adjacent: one line for its three rows).  Matrix-free, a colour's
@@ -54,8 +56,8 @@
  * split between its threads and the pool are its own), so
  * one setup serves solves on any number of threads.  A solve given none, or one made for
  * another omega or form, sets up for itself.
- * Cost per sweep: that of a pgs sweep, divided among the threads, plus per colour a wait
- * for the thread with the most rows.  Source: graph-coloured Gauss-Seidel as engines
+ * Cost per sweep: that of a pgs sweep, divided among the threads, plus a compare-and-swap
+ * per 4 blocks claimed and per colour a wait for the last blocks claimed to finish.  Source: graph-coloured Gauss-Seidel as engines
  * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
  * for jitter-free parallel rigid body simulation", 2012, section 2, on the colouring
  * and its cost in convergence).
@@ -66,11 +68,14 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 /* BLOCK rows: the unit of the residual sums and of the split between threads (fixed, so
  * the sums do not depend on T) */
 enum { BLOCK = 32, MAX_THREADS = 256 };
+/* blocks a thread claims at a time from its own share (front) or another's (back) */
+enum { CHUNK = 4, LEFT_STRIDE = 8 };
 
 /* matrix-free: C's rows are J_i's columns, B_i's where they are not J_i's (a contact
  * row's are: its bodies), and n + g_i (g_i: the normal row of a friction row, else i),
@@ -255,9 +260,12 @@ typedef struct color_ctx {
     double *u;           /* matrix-free: n entries, u = Minv J^T z (L.st's numbering) */
     lcp_pool *pool;
     int T;
-    int *cut;            /* ncolors x (T + 1): thread k runs blocks [cut[c(T+1)+k], ...+1) */
+    int *cut;            /* ncolors x (T + 1): thread k's share, blocks [cut[c(T+1)+k], ...+1) */
     double *part;        /* one partial sum of rho^2 per block */
     atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
+    _Atomic uint64_t *left; /* ncolors x T, LEFT_STRIDE apart (a cache line each): the
+                             blocks of thread k's share not yet claimed, [front, back)
+                             packed as front << 32 | back */
     double *z;           /* the iterate of the sweep being run (the caller's) */
 } color_ctx;
 
@@ -317,8 +325,9 @@ static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_ro
     return LCP_OK;
 }
 
-/* The static split: colour col's blocks [cut_k, cut_{k+1}) go to thread k, the k-th of T
- * equal shares of its blocks.  Rows being ordered by their first body in each colour, a
+/* The shares: colour col's blocks [cut_k, cut_{k+1}) are thread k's to start on, the k-th
+ * of T equal shares of its blocks (what is left of a share when its thread is late goes
+ * to the others: color_task).  Rows being ordered by their first body in each colour, a
  * thread has about the same range of bodies in every colour (their u, and the z of their
  * rows, stay in its cache) and the same number of rows (the smaller body of a contact is
  * its first, so equal ranges of bodies would not be equal shares of rows); the blocks,
@@ -371,16 +380,43 @@ static void wait_for(atomic_int *a, int want)
         if (spin > 2000) sched_yield();
 }
 
-/* Thread tid runs its blocks of each colour, once every thread has finished the previous
- * colour (a counter per colour; a thread waits only for work still running). */
+/* Claim up to CHUNK blocks of a share: its owner from the front, another thread from the
+ * back; [*b0, *b1) is the claim, 0 when the share is used up.  One compare-and-swap on
+ * the packed pair, so a block is claimed once whoever races for it. */
+static int claim(_Atomic uint64_t *left, int back, int *b0, int *b1)
+{
+    uint64_t s = atomic_load(left);
+    for (;;) {
+        int f = (int)(s >> 32), e = (int)(s & 0xffffffffu);
+        if (f >= e) return 0;
+        int nf = f, ne = e;
+        if (back) ne = e - CHUNK > f ? e - CHUNK : f;
+        else nf = f + CHUNK < e ? f + CHUNK : e;
+        if (atomic_compare_exchange_weak(left, &s, (uint64_t)nf << 32 | (uint32_t)ne)) {
+            *b0 = back ? ne : f;
+            *b1 = back ? e : nf;
+            return 1;
+        }
+    }
+}
+
+/* Thread tid runs its share of each colour's blocks from the front, then takes what is
+ * left of the other threads' shares from their backs (a thread held up, by the host or
+ * its cache misses, no longer holds up the colour), and starts the next colour once
+ * every thread has finished this one (a counter per colour; a thread waits only for
+ * work still running).  Which thread runs a block changes nothing: the blocks of a
+ * colour touch disjoint data and each writes its own partial sum. */
 static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
-    int T = c->T;
+    int T = c->T, b0, b1;
     for (int col = 0; col < c->L.ncolors; col++) {
         if (col > 0) wait_for(&c->done[col - 1], T);
-        const int *cut = c->cut + (size_t)col * (T + 1);
-        if (cut[tid] < cut[tid + 1]) color_blocks(c, cut[tid], cut[tid + 1]);
+        _Atomic uint64_t *left = c->left + (size_t)col * T * LEFT_STRIDE;
+        while (claim(&left[tid * LEFT_STRIDE], 0, &b0, &b1)) color_blocks(c, b0, b1);
+        for (int v = 1; v < T; v++)
+            while (claim(&left[(tid + v) % T * LEFT_STRIDE], 1, &b0, &b1))
+                color_blocks(c, b0, b1);
         atomic_fetch_add(&c->done[col], 1);
     }
 }
@@ -395,7 +431,13 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
         lcp_stream_reset(&s, z);
     }
     c->z = z;
-    for (int col = 0; col < c->L.ncolors; col++) atomic_store(&c->done[col], 0);
+    for (int col = 0; col < c->L.ncolors; col++) {
+        atomic_store(&c->done[col], 0);
+        const int *cut = c->cut + (size_t)col * (c->T + 1);
+        for (int t = 0; t < c->T; t++)                          /* the shares, whole */
+            atomic_store(&c->left[((size_t)col * c->T + t) * LEFT_STRIDE],
+                         (uint64_t)cut[t] << 32 | (uint32_t)cut[t + 1]);
+    }
     lcp_pool_run(c->pool, color_task, c);
     double e2 = 0.0;
     for (int b = 0; b < c->L.bp[c->L.ncolors]; b++) e2 += c->part[b];   /* blocks in order */
@@ -504,9 +546,15 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
     c.part = lcp_calloc((size_t)L->bp[L->ncolors] + 1, sizeof(double));
     c.cut = lcp_malloc((size_t)L->ncolors * ((size_t)c.T + 1) + 1, sizeof(int));
     c.done = lcp_malloc((size_t)L->ncolors + 1, sizeof(atomic_int));
-    if ((L->mf && !c.u) || !c.part || !c.cut || !c.done) st = LCP_ERR_NOMEM;
+    c.left = lcp_malloc((size_t)L->ncolors * (size_t)c.T * LEFT_STRIDE + 1,
+                        sizeof(_Atomic uint64_t));
+    if ((L->mf && !c.u) || !c.part || !c.cut || !c.done || !c.left) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) color_split(&c);
-    for (int col = 0; st == LCP_OK && col < L->ncolors; col++) atomic_init(&c.done[col], 0);
+    for (int col = 0; st == LCP_OK && col < L->ncolors; col++) {
+        atomic_init(&c.done[col], 0);
+        for (int t = 0; t < c.T; t++)
+            atomic_init(&c.left[((size_t)col * c.T + t) * LEFT_STRIDE], 0);
+    }
     if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
     if (st == LCP_OK) {
         info->form = L->mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
@@ -521,6 +569,7 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
     lcp_free(c.part);
     lcp_free(c.cut);
     lcp_free(c.done);
+    lcp_free(c.left);
     return st;
 }
 
