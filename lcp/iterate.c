@@ -49,8 +49,9 @@
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
  * residual is below tol (tests/test_fused.c: no such case on the canonical instances).
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
- * residual (the start's is O(m) at z = 0, where lcp_residual needs no product): every check_every sweeps unfused; fused, about one per two decades of the
- * residual plus the sweeps within the slack of tol (Jacobi: those within FUSE_LAG of tol).
+ * residual (the start's is O(m) at z = 0, where lcp_residual needs no product): every
+ * check_every sweeps unfused; fused, about one per two decades of the residual plus the
+ * sweeps within the slack of tol (Jacobi: those within FUSE_LAG of tol).
  * check_every applies to both: only sweeps it names are tested.
  */
 #include "lcp_internal.h"

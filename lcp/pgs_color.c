@@ -57,10 +57,10 @@
  * one setup serves solves on any number of threads.  A solve given none, or one made for
  * another omega or form, sets up for itself.
  * Cost per sweep: that of a pgs sweep, divided among the threads, plus a compare-and-swap
- * per 4 blocks claimed and per colour a wait for the last blocks claimed to finish.  Source: graph-coloured Gauss-Seidel as engines
- * parallelise the contact solve (e.g. Tonge, Benevolenski, Voroshilov, "Mass splitting
- * for jitter-free parallel rigid body simulation", 2012, section 2, on the colouring
- * and its cost in convergence).
+ * per 4 blocks claimed and per colour a wait for the last blocks claimed to finish.
+ * Source: graph-coloured Gauss-Seidel as engines parallelise the contact solve (e.g.
+ * Tonge, Benevolenski, Voroshilov, "Mass splitting for jitter-free parallel rigid body
+ * simulation", 2012, section 2, on the colouring and its cost in convergence).
  */
 #include "lcp_internal.h"
 #include "solvers.h"
