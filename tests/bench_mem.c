@@ -17,6 +17,10 @@
  *   read pass  the plain rows' reads in their order with their row sums but no projection
  *              and no update (rows independent): what memory gives the access pattern; the
  *              sweep / read pass is what the Gauss-Seidel dependence and the update add
+ *   cycles     the core's clock, timed on a chain of dependent integer additions (one a
+ *              cycle), turns the sweep's and the floor's ns a row into cycles a row: in
+ *              cache, cycles a row over instructions a row (README "Performance") tells
+ *              whether the rows' instructions alone exceed what the floor allows
  * ROUNDS rounds, each timing the triad then the two sweeps (paired: this machine's
  * neighbours change the bandwidth from one second to the next); prints the median ratios
  * sweep / floor, plain / layout, and their ranges.
@@ -133,6 +137,31 @@ static double read_pass(const lcp_problem *P, const lcp_csr *B, const double *st
     return best;
 }
 
+/* cycles a second: a chain of dependent integer additions, each a cycle on current cores
+ * (the empty asm keeps every addition and its order); the median of 5 passes */
+static double clock_hz(void)
+{
+    double hz[5];
+    for (int pass = 0; pass < 5; pass++) {
+        const long n = 20000000;
+        long x = 0;
+        double t0 = now();
+        for (long i = 0; i < n; i++) {
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+            x += 1; __asm__ volatile("" : "+r"(x));
+        }
+        hz[pass] = (double)x / (now() - t0);
+    }
+    qsort(hz, 5, sizeof(double), cmp);
+    return hz[2];
+}
+
 /* the last-level cache of one core, from sysfs (glibc's sysconf reported ten times the
  * size on a virtual machine here); 0 when unknown */
 static long llc_bytes(void)
@@ -146,7 +175,8 @@ static long llc_bytes(void)
     return kb * 1024;
 }
 
-static void stream_case(const lcp_problem *P, const char *what, double *a, double *b, double *c)
+static void stream_case(const lcp_problem *P, const char *what, double *a, double *b, double *c,
+                        double hz)
 {
     double *z = calloc((size_t)P->m, sizeof(double));
     double lbytes, bytes = sweep_bytes(P, &lbytes), bw[ROUNDS], sw[ROUNDS], ls[ROUNDS];
@@ -185,6 +215,8 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
            1e3 * sw[0], 1e3 * sw[e], 1e9 * sw[h] / P->m);
     printf("  plain rows: sweep / floor %.2f median of %d paired (%.2f to %.2f)\n", ratio[h],
            ROUNDS, ratio[0], ratio[e]);
+    printf("  plain rows: %.0f cycles a row at %.2f GHz; the floor allows %.0f\n",
+           hz * sw[h] / P->m, hz / 1e9, hz * bytes / bw[h] / P->m);
     printf("  read pass (the plain rows' reads and row sums, no update, no row waiting for "
            "another): %.3f ms, / floor %.2f (%.2f to %.2f); plain sweep / read pass %.2f (%.2f "
            "to %.2f)\n", 1e3 * rp[h], rpratio[h], rpratio[0], rpratio[e], rpgap[h], rpgap[0],
@@ -260,6 +292,9 @@ int main(int argc, char **argv)
         return 1;
     }
     for (long i = 0; i < TRIAD_N; i++) a[i] = 0.0, b[i] = 1.0, c[i] = 2.0;
+    double hz = clock_hz();
+    printf("clock about %.2f GHz (a chain of dependent integer additions, one a cycle)\n",
+           hz / 1e9);
     const char *def[] = {"3334", "33334", "333334"};
     int nargs = argc > 1 ? argc - 1 : 3;
     int bad = 0;
@@ -270,7 +305,7 @@ int main(int argc, char **argv)
             int contacts = atoi(arg);
             if (tp_contact(&P, 6, contacts * 2 / 3, contacts, 2, 0.5, 1e-3, 1) != 0) return 1;
             lcp_csr_free(&P.A);        /* the matrix-free sweep does not need it */
-            stream_case(&P, "synthetic", a, b, c);
+            stream_case(&P, "synthetic", a, b, c, hz);
             lcp_problem_free(&P);
             continue;
         }
@@ -287,7 +322,7 @@ int main(int argc, char **argv)
         printf("%s: peak RSS of reading it and 20 matrix-free pgs sweeps: %.0f MB with A, "
                "%.0f MB without (%.0f and %.0f bytes a row)\n", arg, whole / 1024.0,
                lean / 1024.0, 1024.0 * whole / P.m, 1024.0 * lean / P.m);
-        stream_case(&P, arg, a, b, c);
+        stream_case(&P, arg, a, b, c, hz);
         lcp_problem_free(&P);
     }
     free(a);
