@@ -147,14 +147,11 @@ static double clock_hz(void)
         long x = 0;
         double t0 = now();
         for (long i = 0; i < n; i++) {
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
-            x += 1; __asm__ volatile("" : "+r"(x));
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; j++) {          /* 8 a turn: the loop's own work overlaps */
+                x += 1;
+                __asm__ volatile("" : "+r"(x));
+            }
         }
         hz[pass] = (double)x / (now() - t0);
     }
