@@ -7,11 +7,12 @@
  *       stop with LCP_ERR_NONFINITE if z has a NaN or Inf
  *       monitor(k, z)                          (observes only)
  *       every check_every sweeps (tol >= 0), when the test is due (below):
- *           r = ||z - mid(lo, z - w, hi)||_2    (lcp_residual: one product with A)
+ *           r = ||z - mid(lo, z - w, hi)||_2    (lcp_residual's norms: one product with A)
  *           r <= tol                     ->  LCP_OK
  *           r > diverge * max(1, r_0)    ->  LCP_ERR_DIVERGED
  *   cap reached -> LCP_MAXITER (usable answer)
- * The final residual is always computed with lcp_residual() and stored in info.
+ * The final residual is always computed with lcp_residual()'s norms and stored in info
+ * (lcp_residual_norms: the same w and norms, without the quantities info does not hold).
  *
  * THE FUSED TEST (lcp_iterate_fused).  The exact residual of the iterate after a
  * Gauss-Seidel sweep cannot be had without another product: rows visited early change
@@ -106,7 +107,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (!w) return LCP_ERR_NOMEM;
     double *work = w + P->m;            /* the factored residual's, when P holds no A */
     lcp_status st = LCP_MAXITER;
-    lcp_residuals R;
+    double r2 = INFINITY, rinf = INFINITY;   /* the last exact residual's norms */
     int k = 0, row = -1, checks = 0;
     double c = 0.0, ecal = 0.0;   /* fused: calibrated ratio r / e, estimate at calibration */
     double drift[2] = {0.0, 0.0}; /* fused: the last two calibrations' change of c (>= 1) */
@@ -121,11 +122,11 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (opt->monitor) opt->monitor(opt->monitor_ctx, 0, z);
     double r0 = 0.0;
     if (opt->tol >= 0.0) {
-        lcp_residual_ws(P, z, w, work, &R);
+        lcp_residual_norms(P, z, w, work, &r2, &rinf);
         checks++;
         fresh = 1;
-        r0 = R.r2;
-        if (R.r2 <= opt->tol) st = LCP_OK;
+        r0 = r2;
+        if (r2 <= opt->tol) st = LCP_OK;
     }
     const double tol = opt->tol, rdiv = opt->diverge * fmax(1.0, r0);
     while (st == LCP_MAXITER && k < opt->max_iter) {
@@ -141,10 +142,10 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         /* an exact estimate of z_{k-1}, a sweep the unfused loop tested: stop there */
         if (est.prev && tol >= 0.0 && k > 1 && (k - 1) % opt->check_every == 0 &&
             !(e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv)) {
-            lcp_residual_ws(P, est.prev, w, work, &R);
+            lcp_residual_norms(P, est.prev, w, work, &r2, &rinf);
             checks++;
-            if (R.r2 <= tol) st = LCP_OK;
-            else if (!(R.r2 <= rdiv)) st = LCP_ERR_DIVERGED;
+            if (r2 <= tol) st = LCP_OK;
+            else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
             if (st != LCP_MAXITER) {
                 memcpy(z, est.prev, (size_t)P->m * sizeof(double));   /* back to z_{k-1} */
                 k--;
@@ -168,11 +169,11 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
                   e * FUSE_RECAL <= ecal || e >= ecal * FUSE_RECAL;
         }
         if (!due) continue;
-        lcp_residual_ws(P, z, w, work, &R);
+        lcp_residual_norms(P, z, w, work, &r2, &rinf);
         checks++;
         fresh = 1;
-        if (fused && e > 0.0 && isfinite(e) && isfinite(R.r2)) {
-            double cn = R.r2 / e;
+        if (fused && e > 0.0 && isfinite(e) && isfinite(r2)) {
+            double cn = r2 / e;
             if (calibrated && c > 0.0 && cn > 0.0) {
                 drift[1] = drift[0];
                 drift[0] = fmax(cn / c, c / cn);
@@ -181,16 +182,16 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
             ecal = e;
             calibrated++;
         }
-        if (R.r2 <= tol) st = LCP_OK;
-        else if (!(R.r2 <= rdiv)) st = LCP_ERR_DIVERGED;
+        if (r2 <= tol) st = LCP_OK;
+        else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
     }
 done:
     info->iterations = k;
     info->work = k;
     info->row = row;
-    if (!fresh) lcp_residual_ws(P, z, w, work, &R);               /* the same function, the same z */
-    info->residual = R.r2;
-    info->residual_inf = R.rinf;
+    if (!fresh) lcp_residual_norms(P, z, w, work, &r2, &rinf);   /* the same function, z */
+    info->residual = r2;
+    info->residual_inf = rinf;
     info->residual_checks = checks;
     info->status = st;
     lcp_free(w);

@@ -35,6 +35,11 @@ void lcp_product(const lcp_problem *P, const double *z, double *w, double *work,
 size_t lcp_residual_work(const lcp_problem *P);
 void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
                      lcp_residuals *R);
+/* its first pass alone: w = A z + q and ||r||_2, ||r||_inf (the same numbers, the same
+ * arithmetic), without ||q||, complementarity and bound violation: what the iteration
+ * loop's test and lcp_info read */
+void lcp_residual_norms(const lcp_problem *P, const double *z, double *w, double *work,
+                        double *r2, double *rinf);
 
 /* A solve's last step: for a usable status (st >= 0) the residual of z into info (w: m
  * doubles of workspace), and LCP_ERR_NONFINITE instead of st when it is not finite (z

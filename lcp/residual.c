@@ -54,10 +54,13 @@ void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residual
     lcp_free(work);
 }
 
-void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
-                     lcp_residuals *R)
+/* w = A z + q and the norms of the natural map: the part of the residual the iteration
+ * loop's test and lcp_info read (the loop takes it after sweeps; the rest of
+ * lcp_residual_ws is a second pass over the same w) */
+void lcp_residual_norms(const lcp_problem *P, const double *z, double *w, double *work,
+                        double *r2, double *rinf)
 {
-    double s2 = 0.0, sinf = 0.0, q2 = 0.0, comp = 0.0, infeas = 0.0;
+    double s2 = 0.0, sinf = 0.0;
     int zero = 1;                                  /* z = 0 (a cold start): A z = 0 */
     for (int i = 0; i < P->m && zero; i++) zero = z[i] == 0.0;
     if (zero)
@@ -72,6 +75,19 @@ void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *w
         if (r != r) r = INFINITY;                              /* NaN never hides */
         s2 += r * r;
         if (fabs(r) > sinf) sinf = fabs(r);
+    }
+    *r2 = sqrt(s2);
+    *rinf = sinf;
+}
+
+void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
+                     lcp_residuals *R)
+{
+    lcp_residual_norms(P, z, w, work, &R->r2, &R->rinf);
+    double q2 = 0.0, comp = 0.0, infeas = 0.0;
+    for (int i = 0; i < P->m; i++) {
+        double lo, hi;
+        lcp_row_bounds(P, z, i, &lo, &hi);
         q2 += P->q[i] * P->q[i];
         double v = fmax(lo - z[i], z[i] - hi);                 /* bound violation */
         if (v > infeas) infeas = v;
@@ -80,8 +96,6 @@ void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *w
         double d = fmin(dl, dh);
         if (isfinite(d) && fabs(d * w[i]) > comp) comp = fabs(d * w[i]);
     }
-    R->r2 = sqrt(s2);
-    R->rinf = sinf;
     R->rel = R->r2 / fmax(1.0, sqrt(q2));
     R->comp = comp;
     R->infeas = infeas;

@@ -12,8 +12,9 @@
  *     r(z_k) > diverge max(1, r(z_0)) (diverged), else at the cap;
  *   fused: the solver with the tolerance (the loop takes the exact residual only when the
  *     fused estimate says it is due).
- * Checks: the same status and the same sweep count; a converged run's residual <= tol;
- * fewer exact residuals than sweeps.  Prints the counts as TAP diagnostics. */
+ * Checks: the same status and the same sweep count; info's residual norms equal to
+ * lcp_residual(z)'s bit for bit (the loop takes only their pass); a converged run's
+ * residual <= tol; fewer exact residuals than sweeps.  Prints the counts as TAP diagnostics. */
 #include "lcp.h"
 #include "tap.h"
 #include "testprob.h"
@@ -109,6 +110,13 @@ static void run_problem(const char *name, const lcp_problem *P)
                    solvers[s], name, fn, tols[t], lcp_status_str(ref_st), ref_k);
                 tap_diag("fused: %s after %d sweeps, %d exact residuals", lcp_status_str(st),
                          fi.iterations, fi.residual_checks);
+                if (st >= 0) {              /* the loop's norms are lcp_residual's, bit for bit */
+                    lcp_residuals Rz;
+                    lcp_residual(P, z, w, &Rz);
+                    ok(fi.residual == Rz.r2 && fi.residual_inf == Rz.rinf,
+                       "%s/%s/%s/tol=%g: info's residual = lcp_residual(z) (%.17g, %.17g)",
+                       solvers[s], name, fn, tols[t], fi.residual, Rz.r2);
+                }
                 if (st == LCP_OK)
                     ok(fi.residual <= tols[t], "%s/%s/%s/tol=%g: converged means "
                        "lcp_residual <= tol (%.3e)", solvers[s], name, fn,
