@@ -8,6 +8,8 @@
  */
 #include "lcp_internal.h"
 
+#include <limits.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -249,60 +251,118 @@ lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C)
 }
 
 /* Gustavson: row i of C = sum_k A_ik B_k.  Two passes: count, then fill. */
+/* The rows of C = A B one at a time, or of C itself when it is held (lcp_internal.h).
+ * Row i: C_ic = sum over A_i's entries in their order of A_ir B_rc, each column started
+ * where A_i's entries first reach it, then the columns sorted (insertion: rows are short). */
+lcp_status lcp_csr_rows_init(lcp_csr_rows *r, const lcp_csr *C, const lcp_csr *A,
+                             const lcp_csr *B)
+{
+    memset(r, 0, sizeof *r);
+    r->C = C;
+    if (C) return LCP_OK;
+    if (!A || !B || !A->p || !B->p || A->ncol != B->nrow) return LCP_ERR_ARG;
+    r->A = A;
+    r->B = B;
+    long most = 0;                                  /* the longest row, bounded */
+    for (int i = 0; i < A->nrow; i++) {
+        long len = 0;
+        for (int ka = A->p[i]; ka < A->p[i + 1]; ka++)
+            len += B->p[A->j[ka] + 1] - B->p[A->j[ka]];
+        if (len > most) most = len;
+    }
+    if (most > B->ncol) most = B->ncol;
+    int n = B->ncol;
+    r->mark = lcp_malloc((size_t)n + 1, sizeof(int));
+    r->acc = lcp_calloc((size_t)n + 1, sizeof(double));
+    r->jb = lcp_malloc((size_t)most + 1, sizeof(int));
+    r->xb = lcp_malloc((size_t)most + 1, sizeof(double));
+    if (!r->mark || !r->acc || !r->jb || !r->xb) {
+        lcp_csr_rows_free(r);
+        return LCP_ERR_NOMEM;
+    }
+    for (int c = 0; c < n; c++) r->mark[c] = -1;
+    return LCP_OK;
+}
+
+void lcp_csr_row(lcp_csr_rows *r, int i)
+{
+    if (r->C) {
+        r->j = r->C->j + r->C->p[i];
+        r->x = r->C->x ? r->C->x + r->C->p[i] : NULL;
+        r->len = r->C->p[i + 1] - r->C->p[i];
+        return;
+    }
+    const lcp_csr *A = r->A, *B = r->B;
+    if (r->stamp == INT_MAX) {                      /* a row may be asked for again: a */
+        for (int c = 0; c < B->ncol; c++) r->mark[c] = -1;   /* new stamp for each call */
+        r->stamp = 0;
+    }
+    int len = 0, stamp = ++r->stamp;
+    for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
+        int q = A->j[ka];
+        double a = A->x[ka];
+        for (int kb = B->p[q]; kb < B->p[q + 1]; kb++) {
+            int c = B->j[kb];
+            if (r->mark[c] != stamp) {
+                r->mark[c] = stamp;
+                r->jb[len++] = c;
+                r->acc[c] = 0.0;
+            }
+            r->acc[c] += a * B->x[kb];                              /* C_ic += A_iq B_qc */
+        }
+    }
+    for (int k = 1; k < len; k++) {                                 /* columns ascending */
+        int c = r->jb[k], t = k - 1;
+        for (; t >= 0 && r->jb[t] > c; t--) r->jb[t + 1] = r->jb[t];
+        r->jb[t + 1] = c;
+    }
+    for (int k = 0; k < len; k++) r->xb[k] = r->acc[r->jb[k]];
+    r->j = r->jb;
+    r->x = r->xb;
+    r->len = len;
+}
+
+void lcp_csr_rows_free(lcp_csr_rows *r)
+{
+    if (!r) return;
+    lcp_free(r->mark);
+    lcp_free(r->acc);
+    lcp_free(r->jb);
+    lcp_free(r->xb);
+    memset(r, 0, sizeof *r);
+}
+
 lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C)
 {
     if (!A || !B || !C || !A->p || !B->p || A->ncol != B->nrow) return LCP_ERR_ARG;
-    lcp_status st = LCP_OK;
-    int m = A->nrow, n = B->ncol;
-    int *mark = lcp_malloc((size_t)n, sizeof(int));
-    double *acc = lcp_calloc((size_t)n, sizeof(double));
+    int m = A->nrow;
     C->p = NULL;
-    if (!mark || !acc) {
-        st = LCP_ERR_NOMEM;
-        goto done;
-    }
-    for (int c = 0; c < n; c++) mark[c] = -1;
+    lcp_csr_rows r;
+    lcp_status st = lcp_csr_rows_init(&r, NULL, A, B);
+    if (st != LCP_OK) return st;
     long total = 0;
     for (int i = 0; i < m; i++) {                                   /* pass 1: count */
         for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
-            int r = A->j[ka];
-            for (int kb = B->p[r]; kb < B->p[r + 1]; kb++)
-                if (mark[B->j[kb]] != i) {
-                    mark[B->j[kb]] = i;
+            int q = A->j[ka];
+            for (int kb = B->p[q]; kb < B->p[q + 1]; kb++)
+                if (r.mark[B->j[kb]] != i) {
+                    r.mark[B->j[kb]] = i;
                     total++;
                 }
         }
     }
-    if (total > INT32_MAX) {
-        st = LCP_ERR_TOO_LARGE;
-        goto done;
-    }
-    st = lcp_csr_alloc(C, m, n, (int)total);
-    if (st != LCP_OK) goto done;
-    for (int c = 0; c < n; c++) mark[c] = -1;
-    int nz = 0;
-    for (int i = 0; i < m; i++) {                                   /* pass 2: fill */
-        int start = nz;
-        for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
-            int r = A->j[ka];
-            double a = A->x[ka];
-            for (int kb = B->p[r]; kb < B->p[r + 1]; kb++) {
-                int c = B->j[kb];
-                if (mark[c] != i) {
-                    mark[c] = i;
-                    C->j[nz++] = c;
-                    acc[c] = 0.0;
-                }
-                acc[c] += a * B->x[kb];                             /* C_ic += A_ir B_rc */
-            }
-        }
-        for (int k = start; k < nz; k++) C->x[k] = acc[C->j[k]];
+    if (total > INT32_MAX) st = LCP_ERR_TOO_LARGE;
+    if (st == LCP_OK) st = lcp_csr_alloc(C, m, B->ncol, (int)total);
+    for (int c = 0; st == LCP_OK && c < B->ncol; c++) r.mark[c] = -1;
+    r.stamp = 0;
+    for (int i = 0, nz = 0; st == LCP_OK && i < m; i++) {          /* pass 2: the rows */
+        lcp_csr_row(&r, i);
+        memcpy(C->j + nz, r.j, (size_t)r.len * sizeof(int));
+        memcpy(C->x + nz, r.x, (size_t)r.len * sizeof(double));
+        nz += r.len;
         C->p[i + 1] = nz;
     }
-    csr_sort_sum(C);                                                /* columns ascending */
-done:
-    lcp_free(mark);
-    lcp_free(acc);
+    lcp_csr_rows_free(&r);
     return st;
 }
 

@@ -27,6 +27,28 @@ extern "C" { /* the peer libraries' wrappers are C++ */
 /* lcp_problem_check with the factor test's relative tolerance (< 0: no factor test) */
 lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, size_t msglen);
 
+/* The rows of a product C = A B one at a time, without holding C (csr.c): row i has the
+ * numbers row i of lcp_csr_multiply(A, B) has, bit for bit (the same sums in the same
+ * order, columns ascending); or, when C is given, C's own rows.  pgs-color's setup reads
+ * B = J Minv this way, so that B is never held beside the rows' records (README
+ * "Performance").  Workspace: B's columns, twice, and the longest row. */
+typedef struct lcp_csr_rows {
+    const lcp_csr *C;            /* held: its rows are read in place */
+    const lcp_csr *A, *B;        /* else computed */
+    int *mark;                   /* B->ncol: the call a column was last started in */
+    int stamp;                   /* calls of lcp_csr_row (a new mark each) */
+    double *acc;                 /* B->ncol: the sums */
+    int *jb;                     /* the computed row's columns and values */
+    double *xb;
+    const int *j;                /* row i (lcp_csr_row): len columns, ascending, */
+    const double *x;             /* and their values (NULL for a held pattern) */
+    int len;
+} lcp_csr_rows;
+lcp_status lcp_csr_rows_init(lcp_csr_rows *r, const lcp_csr *C, const lcp_csr *A,
+                             const lcp_csr *B);
+void lcp_csr_row(lcp_csr_rows *r, int i);
+void lcp_csr_rows_free(lcp_csr_rows *r);
+
 /* w = A z (mf = 0), or J (Minv (J^T z)) + E z (mf = 1; work: 2n doubles) */
 void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, int mf);
 
@@ -110,6 +132,9 @@ static inline int lcp_rowop_mf(const lcp_problem *P, lcp_form form)
 /* Choose the form (opt->form), build B and diag.  LCP_ERR_NEEDS_FACTORS when the
  * matrix-free form is asked for without factors. */
 lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form);
+/* the same without B and u (op->B empty): the form and diag, the same numbers; whoever
+ * needs B's rows reads them with lcp_csr_rows (pgs-color's setup) */
+lcp_status lcp_rowop_init_diag(lcp_rowop *op, const lcp_problem *P, lcp_form form);
 /* matrix-free: u = Minv J^T z  (call after the starting point is set) */
 void lcp_rowop_reset(lcp_rowop *op, const double *z);
 void lcp_rowop_free(lcp_rowop *op);
@@ -214,8 +239,8 @@ static inline int lcp_color_key(const lcp_problem *P, int mf, int i)
     if (!mf) return i;
     return P->J.p[i] < P->J.p[i + 1] ? P->J.j[P->J.p[i]] : P->n;
 }
-lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int contact,
-                          int *ncolors, int **colptr, int **rows);
+lcp_status lcp_color_rows(const lcp_problem *P, int mf, int contact, int *ncolors,
+                          int **colptr, int **rows);
 
 /* ---- orderings ------------------------------------------------------------------------ */
 typedef struct lcp_orderer {

@@ -14,8 +14,11 @@
  * a friction row always takes its bounds from the newest normal value of an earlier colour
  * or of the previous sweep (we keep that coupling instead of grouping the contact, which
  * would be pgs-block's visit).  The greedy colouring takes rows in natural order and gives
- * each the smallest colour none of its earlier neighbours has; cost O(sum over rows of the
- * rows sharing its columns).  Within a colour the rows are ordered by their first column
+ * each the smallest colour none of its earlier neighbours has: matrix-free, each column
+ * keeps the set of colours of the rows coloured so far that touch it, so the cost is
+ * O(sum over rows of their columns x the colours / 64) and the memory a bit set per
+ * column, B's rows being made one at a time from J and Minv (B is never held); assembled,
+ * from the pattern of A + A^T.  Within a colour the rows are ordered by their first column
  * of J (the first body of the contact; assembled: by row), then by row.
  * CONTACTS (pgs-color-contact, the grouping engines use): the unit coloured is a contact,
  * its normal row with the friction rows whose findex names it (a row without findex and
@@ -77,41 +80,88 @@ enum { BLOCK = 32, MAX_THREADS = 256 };
 /* blocks a thread claims at a time from its own share (front) or another's (back) */
 enum { CHUNK = 4, LEFT_STRIDE = 8 };
 
-/* matrix-free: C's rows are J_i's columns, B_i's where they are not J_i's (a contact
- * row's are: its bodies), and n + g_i (g_i: the normal row of a friction row, else i),
- * written straight into CSR in row order, a pattern without values (x = NULL, and so
- * its transpose): the triplets, their CSR and the transpose's values made the
- * colourings' peak memory (README "Performance") */
-static lcp_status conflict_rows(const lcp_problem *P, const lcp_csr *B, lcp_csr *C)
+/* the unit row i is visited in: its own (rows), or its contact's normal row (contacts) */
+static inline int unit_of(const lcp_problem *P, int contact, int i)
 {
-    const lcp_csr *J = &P->J;
-    int m = P->m;
-    long nz = (long)m;
-    for (int i = 0; i < m; i++)
-        nz += (J->p[i + 1] - J->p[i]) +
-              (lcp_stream_same_pattern(J, B, i) ? 0 : B->p[i + 1] - B->p[i]);
-    if (nz > 2147483647L) return LCP_ERR_TOO_LARGE;
-    lcp_status st = lcp_csr_alloc(C, m, P->n + m, (int)nz);
-    if (st != LCP_OK) return st;
-    lcp_free(C->x);                                         /* a pattern: no values */
-    C->x = NULL;
-    int t = 0;
-    for (int i = 0; i < m; i++) {
-        for (int k = J->p[i]; k < J->p[i + 1]; k++) C->j[t++] = J->j[k];
-        if (!lcp_stream_same_pattern(J, B, i))
-            for (int k = B->p[i]; k < B->p[i + 1]; k++) C->j[t++] = B->j[k];
-        int f = P->findex && P->findex[i] >= 0 ? P->findex[i] : -1;
-        C->j[t++] = P->n + (f >= 0 ? f : i);                  /* a contact's rows share */
-        C->p[i + 1] = t;
-    }
-    return LCP_OK;
+    return contact && P->findex && P->findex[i] >= 0 ? P->findex[i] : i;
 }
 
-/* the pattern whose shared columns make rows conflict: matrix-free, J | B | (n + g_i)
- * (conflict_rows); assembled, A + A^T + friction edges (neighbours directly) */
-static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int mf, lcp_csr *C)
+/* Matrix-free: the units sharing a column conflict, and the columns of row i are those of
+ * J_i, of B_i = (J Minv)_i (a contact row's: its bodies' coordinates, J_i's own when
+ * Minv is diagonal) and n + g_i (g_i: the normal row of a friction row, else i).  Each
+ * column keeps the set of colours of the units already coloured that touch it (W 64-bit
+ * words, W doubled when a unit needs colour 64 W); a unit's forbidden colours are the
+ * union over its rows' columns.  The same colouring as looking up the rows that share
+ * each column, without the conflict pattern and its transpose (which were the colourings'
+ * peak memory: README "Performance"), and B's rows made one at a time (B never held). */
+static lcp_status color_units_mf(const lcp_problem *P, int contact, const int *up,
+                                 const int *ur, int *color, int *ncolors)
 {
-    if (mf) return conflict_rows(P, B, C);
+    int m = P->m, n = P->n, nc = 0;
+    size_t ncol = (size_t)n + (size_t)m, W = 1;
+    const lcp_csr *J = &P->J;
+    lcp_csr_rows b;
+    lcp_status st = lcp_csr_rows_init(&b, NULL, J, &P->Minv);
+    if (st != LCP_OK) return st;
+    uint64_t *set = lcp_calloc(ncol * W + 1, sizeof(uint64_t));
+    uint64_t *forb = lcp_malloc(W + 1, sizeof(uint64_t));
+    if (!set || !forb) st = LCP_ERR_NOMEM;
+    for (int i = 0; st == LCP_OK && i < m; i++) {
+        int g = unit_of(P, contact, i);
+        if (color[g] >= 0) continue;                       /* coloured with an earlier row */
+        memset(forb, 0, W * sizeof(uint64_t));
+        for (int pass = 0; pass < 2; pass++) {             /* 0: gather, 1: mark */
+            for (int s = up[g]; s < up[g + 1]; s++) {
+                int r = ur[s];
+                lcp_csr_row(&b, r);
+                int shared = lcp_stream_same_pattern(J, r, &b);
+                int f = P->findex && P->findex[r] >= 0 ? P->findex[r] : r;
+                int nj = J->p[r + 1] - J->p[r], nb = shared ? 0 : b.len;
+                for (int k = 0; k < nj + nb + 1; k++) {
+                    size_t col = k < nj ? (size_t)J->j[J->p[r] + k]
+                               : k < nj + nb ? (size_t)b.j[k - nj] : (size_t)n + (size_t)f;
+                    uint64_t *cs = set + col * W;
+                    if (pass == 0)
+                        for (size_t w = 0; w < W; w++) forb[w] |= cs[w];
+                    else
+                        cs[color[g] / 64] |= 1ull << (color[g] % 64);
+                }
+            }
+            if (pass == 1) break;
+            int c = 0;
+            while ((size_t)c < 64 * W && (forb[c / 64] >> (c % 64) & 1)) c++;
+            if ((size_t)c == 64 * W) {                     /* every colour so far: widen */
+                uint64_t *wide = lcp_calloc(ncol * 2 * W + 1, sizeof(uint64_t));
+                uint64_t *fw = lcp_calloc(2 * W + 1, sizeof(uint64_t));
+                if (!wide || !fw) {
+                    lcp_free(wide);
+                    lcp_free(fw);
+                    st = LCP_ERR_NOMEM;
+                    break;
+                }
+                for (size_t k = 0; k < ncol; k++)
+                    memcpy(wide + k * 2 * W, set + k * W, W * sizeof(uint64_t));
+                lcp_free(set);
+                lcp_free(forb);
+                set = wide;
+                forb = fw;
+                W *= 2;
+            }
+            color[g] = c;
+            if (c + 1 > nc) nc = c + 1;
+        }
+    }
+    lcp_free(set);
+    lcp_free(forb);
+    lcp_csr_rows_free(&b);
+    *ncolors = nc;
+    return st;
+}
+
+/* assembled: the pattern of the rows' couplings, A + A^T + friction edges (neighbours
+ * directly) */
+static lcp_status conflict_pattern(const lcp_problem *P, lcp_csr *C)
+{
     int m = P->m;
     long nz = (long)m + 2L * LCP_CSR_NNZ(&P->A) + 2L * m;
     if (nz > 2147483647L) return LCP_ERR_TOO_LARGE;
@@ -138,21 +188,14 @@ static lcp_status conflict_pattern(const lcp_problem *P, const lcp_csr *B, int m
     return st;
 }
 
-/* the unit row i is visited in: its own (rows), or its contact's normal row (contacts) */
-static inline int unit_of(const lcp_problem *P, int contact, int i)
-{
-    return contact && P->findex && P->findex[i] >= 0 ? P->findex[i] : i;
-}
-
-lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int contact,
-                          int *ncolors, int **colptr, int **rows)
+lcp_status lcp_color_rows(const lcp_problem *P, int mf, int contact, int *ncolors,
+                          int **colptr, int **rows)
 {
     int m = P->m;
-    lcp_csr C = {0}, CT = {0};
+    lcp_csr C = {0};
     *colptr = *rows = NULL;
     *ncolors = 0;
-    lcp_status st = conflict_pattern(P, B, mf, &C);
-    if (st == LCP_OK && mf) st = lcp_csr_transpose(&C, &CT);
+    lcp_status st = mf ? LCP_OK : conflict_pattern(P, &C);
     int *color = lcp_malloc((size_t)m + 1, sizeof(int));   /* by unit (its normal row) */
     int *mark = lcp_malloc((size_t)m + 1, sizeof(int));
     int *up = lcp_calloc((size_t)m + 2, sizeof(int));      /* the rows of each unit, */
@@ -168,26 +211,16 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int co
     }
     for (int c = 0; st == LCP_OK && c <= m; c++) mark[c] = -1, color[c] = -1;
     /* units in the order of their first row, each the smallest colour that no unit
-     * coloured before it and sharing a column (or coupled: assembled) has */
-    for (int i = 0; st == LCP_OK && i < m; i++) {
+     * coloured before it and sharing a column (matrix-free) or coupled (assembled) has */
+    if (st == LCP_OK && mf) st = color_units_mf(P, contact, up, ur, color, &nc);
+    for (int i = 0; st == LCP_OK && !mf && i < m; i++) {
         int g = unit_of(P, contact, i);
         if (color[g] >= 0) continue;                       /* coloured with an earlier row */
-        for (int s = up[g]; s < up[g + 1]; s++) {
-            int r = ur[s];
-            for (int k = C.p[r]; k < C.p[r + 1]; k++) {
-                int col = C.j[k];
-                if (!mf) {                                 /* neighbours directly */
-                    int h = unit_of(P, contact, col);
-                    if (h != g && color[h] >= 0) mark[color[h]] = g;
-                    continue;
-                }
-                for (int x = CT.p[col]; x < CT.p[col + 1]; x++) {
-                    if (!contact && CT.j[x] > i) break;    /* rows: the rest uncoloured */
-                    int h = unit_of(P, contact, CT.j[x]);  /* rows sharing the column */
-                    if (h != g && color[h] >= 0) mark[color[h]] = g;
-                }
+        for (int s = up[g]; s < up[g + 1]; s++)
+            for (int k = C.p[ur[s]]; k < C.p[ur[s] + 1]; k++) {
+                int h = unit_of(P, contact, C.j[k]);       /* neighbours directly */
+                if (h != g && color[h] >= 0) mark[color[h]] = g;
             }
-        }
         int c = 0;
         while (mark[c] == g) c++;
         color[g] = c;
@@ -230,7 +263,6 @@ lcp_status lcp_color_rows(const lcp_problem *P, const lcp_csr *B, int mf, int co
     lcp_free(up);
     lcp_free(ur);
     lcp_csr_free(&C);
-    lcp_csr_free(&CT);
     return st;
 }
 
@@ -299,7 +331,7 @@ static lcp_status color_layout(color_prep *L, const lcp_problem *P, const lcp_ro
         double *step = lcp_malloc((size_t)m + 1, sizeof(double));
         if (!step) return LCP_ERR_NOMEM;
         for (int i = 0; i < m; i++) step[i] = omega / op->diag[i];   /* the same as pgs */
-        lcp_status st = lcp_stream_build(&L->st, P, &op->B, step, L->rows, 1);
+        lcp_status st = lcp_stream_build(&L->st, P, NULL, step, L->rows, 1);   /* B made */
         lcp_free(step);
         lcp_free(L->st.u);                                   /* each solve has its own */
         L->st.u = NULL;
@@ -479,7 +511,7 @@ static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt, in
     if (!color_args(opt)) return LCP_ERR_ARG;
     lcp_rowop op = {0};
     color_prep *L = lcp_calloc(1, sizeof *L);
-    lcp_status st = L ? lcp_rowop_init(&op, P, opt->form) : LCP_ERR_NOMEM;
+    lcp_status st = L ? lcp_rowop_init_diag(&op, P, opt->form) : LCP_ERR_NOMEM;   /* no B */
     for (int i = 0; st == LCP_OK && i < P->m; i++)
         if (!(op.diag[i] > 0.0)) {
             st = LCP_ERR_ZERO_DIAG;
@@ -493,7 +525,7 @@ static lcp_status color_prepare(const lcp_problem *P, const lcp_options *opt, in
         L->n = P->n;
         L->contact = contact;
         double t0 = lcp_seconds();
-        st = lcp_color_rows(P, &op.B, op.mf, contact, &L->ncolors, &L->colptr, &L->rows);
+        st = lcp_color_rows(P, op.mf, contact, &L->ncolors, &L->colptr, &L->rows);
         L->color_time = lcp_seconds() - t0;
     }
     if (st == LCP_OK) st = color_layout(L, P, &op, opt->omega);

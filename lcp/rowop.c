@@ -9,7 +9,25 @@
 
 #include <string.h>
 
-lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form)
+/* a_ii = E_i + J_i . B_i, J's and B's rows merged by column (B's rows from r) */
+static void factored_diag(const lcp_problem *P, lcp_csr_rows *r, double *diag)
+{
+    const lcp_csr *J = &P->J;
+    for (int i = 0; i < P->m; i++) {                                /* merge sorted rows */
+        lcp_csr_row(r, i);
+        double d = P->E ? P->E[i] : 0.0;
+        int a = J->p[i], b = 0;
+        while (a < J->p[i + 1] && b < r->len) {
+            if (J->j[a] == r->j[b]) d += J->x[a++] * r->x[b++];     /* a_ii += J_ic B_ic */
+            else if (J->j[a] < r->j[b]) a++;
+            else b++;
+        }
+        diag[i] = d;
+    }
+}
+
+/* hold = 1: B = J Minv and u are made (the sweeps); 0: diag only (lcp_rowop_init_diag) */
+static lcp_status rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form, int hold)
 {
     memset(op, 0, sizeof *op);
     op->P = P;
@@ -23,27 +41,30 @@ lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form)
         lcp_csr_diag(&P->A, op->diag);
         return LCP_OK;
     }
-    lcp_status st = lcp_csr_multiply(&P->J, &P->Minv, &op->B);      /* B = J Minv */
+    lcp_status st = LCP_OK;
+    if (hold) {
+        st = lcp_csr_multiply(&P->J, &P->Minv, &op->B);             /* B = J Minv */
+        if (st == LCP_OK && !(op->u = lcp_calloc((size_t)P->n, sizeof(double))))
+            st = LCP_ERR_NOMEM;
+    }
+    lcp_csr_rows r;
+    if (st == LCP_OK) st = lcp_csr_rows_init(&r, hold ? &op->B : NULL, &P->J, &P->Minv);
     if (st == LCP_OK) {
-        op->u = lcp_calloc((size_t)P->n, sizeof(double));
-        if (!op->u) st = LCP_ERR_NOMEM;
+        factored_diag(P, &r, op->diag);
+        lcp_csr_rows_free(&r);
     }
-    if (st != LCP_OK) {
-        lcp_rowop_free(op);
-        return st;
-    }
-    const lcp_csr *J = &P->J, *B = &op->B;
-    for (int i = 0; i < P->m; i++) {                                /* merge sorted rows */
-        double d = P->E ? P->E[i] : 0.0;
-        int a = J->p[i], b = B->p[i];
-        while (a < J->p[i + 1] && b < B->p[i + 1]) {
-            if (J->j[a] == B->j[b]) d += J->x[a++] * B->x[b++];     /* a_ii += J_ic B_ic */
-            else if (J->j[a] < B->j[b]) a++;
-            else b++;
-        }
-        op->diag[i] = d;
-    }
-    return LCP_OK;
+    if (st != LCP_OK) lcp_rowop_free(op);
+    return st;
+}
+
+lcp_status lcp_rowop_init(lcp_rowop *op, const lcp_problem *P, lcp_form form)
+{
+    return rowop_init(op, P, form, 1);
+}
+
+lcp_status lcp_rowop_init_diag(lcp_rowop *op, const lcp_problem *P, lcp_form form)
+{
+    return rowop_init(op, P, form, 0);
 }
 
 void lcp_rowop_reset(lcp_rowop *op, const double *z)

@@ -81,12 +81,13 @@ static inline int head_copied(const lcp_stream *s)
     return HEAD + 3 + s->has_e;
 }
 
-/* runs of row i of A in the new numbering col[]: count, and written to w when not NULL */
-static int runs_of(const lcp_csr *A, int i, const int *col, double *w)
+/* runs of a row's columns j[0 .. n-1] in the new numbering col[]: count, and written to w
+ * when not NULL */
+static int runs_of(const int *j, int n, const int *col, double *w)
 {
     int nr = 0, start = 0, len = 0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-        int c = col[A->j[k]];
+    for (int k = 0; k < n; k++) {
+        int c = col[j[k]];
         if (len > 0 && c == start + len) {
             len++;
             continue;
@@ -100,11 +101,11 @@ static int runs_of(const lcp_csr *A, int i, const int *col, double *w)
     return nr;
 }
 
-int lcp_stream_same_pattern(const lcp_csr *J, const lcp_csr *B, int i)
+int lcp_stream_same_pattern(const lcp_csr *J, int i, const lcp_csr_rows *b)
 {
-    if (J->p[i + 1] - J->p[i] != B->p[i + 1] - B->p[i]) return 0;
-    for (int k = 0; k < J->p[i + 1] - J->p[i]; k++)
-        if (J->j[J->p[i] + k] != B->j[B->p[i] + k]) return 0;
+    if (J->p[i + 1] - J->p[i] != b->len) return 0;
+    for (int k = 0; k < b->len; k++)
+        if (J->j[J->p[i] + k] != b->j[k]) return 0;
     return 1;
 }
 
@@ -119,10 +120,10 @@ void lcp_stream_free(lcp_stream *s)
     memset(s, 0, sizeof *s);
 }
 
-lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
-                            const double *step, const int *order, int copy)
+/* lcp_stream_build with B's rows from b */
+static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
+                        const double *step, const int *order, int copy)
 {
-    memset(s, 0, sizeof *s);
     const lcp_csr *J = &P->J;
     int m = P->m, n = J->ncol;
     s->m = m;
@@ -149,18 +150,20 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
         int i = order ? order[t] : t;
         for (int k = J->p[i]; k < J->p[i + 1]; k++)
             if (s->col[J->j[k]] < 0) s->col[J->j[k]] = next++;
-        for (int k = B->p[i]; k < B->p[i + 1]; k++)
-            if (s->col[B->j[k]] < 0) s->col[B->j[k]] = next++;
+        lcp_csr_row(b, i);
+        for (int k = 0; k < b->len; k++)
+            if (s->col[b->j[k]] < 0) s->col[b->j[k]] = next++;
     }
     for (int c = 0; c < n; c++)
         if (s->col[c] < 0) s->col[c] = next++;  /* untouched (copy: all): at the end, in order */
     long words = 0;                                         /* record offsets */
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
-        int rj = runs_of(J, i, s->col, NULL);
-        int shared = lcp_stream_same_pattern(J, B, i);
-        int rb = shared ? 0 : runs_of(B, i, s->col, NULL);
-        long len = rj + rb + (B->p[i + 1] - B->p[i]);
+        int rj = runs_of(J->j + J->p[i], J->p[i + 1] - J->p[i], s->col, NULL);
+        lcp_csr_row(b, i);
+        int shared = lcp_stream_same_pattern(J, i, b);
+        int rb = shared ? 0 : runs_of(b->j, b->len, s->col, NULL);
+        long len = rj + rb + b->len;
         len += s->copy ? head_copied(s) + (J->p[i + 1] - J->p[i]) : HEAD;
         if ((!s->copy && (rj > RUN_MAX || rb > RUN_MAX)) || words + len > INT_MAX) {
             lcp_stream_free(s);
@@ -179,15 +182,16 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
     for (int t = 0; t < m; t++) {
         int i = order ? order[t] : t;
         double *w = s->w + s->off[t];
-        int shared = lcp_stream_same_pattern(J, B, i);
+        lcp_csr_row(b, i);
+        int shared = lcp_stream_same_pattern(J, i, b);
         double *p = w + (s->copy ? head_copied(s) : HEAD);
-        int rj = runs_of(J, i, s->col, p);
+        int rj = runs_of(J->j + J->p[i], J->p[i + 1] - J->p[i], s->col, p);
         p += rj;
-        int rb = shared ? 0 : runs_of(B, i, s->col, p);
+        int rb = shared ? 0 : runs_of(b->j, b->len, s->col, p);
         p += rb;
         if (s->copy)
             for (int k = J->p[i]; k < J->p[i + 1]; k++) *p++ = J->x[k];
-        for (int k = B->p[i]; k < B->p[i + 1]; k++) *p++ = B->x[k];
+        for (int k = 0; k < b->len; k++) *p++ = b->x[k];
         put2(w, i, P->findex ? P->findex[i] : -1);
         if (s->copy) {
             put2(w + 1, s->off[t + 1] - s->off[t], shared);
@@ -203,6 +207,18 @@ lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *
         w[3] = step[i];
     }
     return LCP_OK;
+}
+
+lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
+                            const double *step, const int *order, int copy)
+{
+    memset(s, 0, sizeof *s);
+    lcp_csr_rows b;                                         /* B's rows, held or made */
+    lcp_status st = lcp_csr_rows_init(&b, B, &P->J, &P->Minv);
+    if (st != LCP_OK) return st;
+    st = build(s, P, &b, step, order, copy);
+    lcp_csr_rows_free(&b);
+    return st;
 }
 
 /* a record's runs: *rj of J, *rb of B (0 when B's columns are J's: *shared) */

@@ -38,17 +38,18 @@ typedef struct lcp_stream {
  * floor"). */
 int lcp_stream_pays(const lcp_problem *P);
 
-/* 1 when row i of B has the columns of row i of J, in the same order (a contact row's B =
- * J Minv with Minv block diagonal: its bodies' coordinates) */
-int lcp_stream_same_pattern(const lcp_csr *J, const lcp_csr *B, int i);
+/* 1 when row i of B (b's row last read, lcp_csr_row) has the columns of row i of J, in the
+ * same order (a contact row's B = J Minv with Minv block diagonal: its bodies' coordinates) */
+int lcp_stream_same_pattern(const lcp_csr *J, int i, const lcp_csr_rows *b);
 
 /* Build the records of P's rows in the order `order' (m rows, NULL = natural) from J, the
- * row operator's B = J Minv and step_i = omega / a_ii.  copy = 0 (pgs): the records name
- * where P holds J_i's values, q_i, lo_i, hi_i and E_i, read in place (in the natural order
- * each is a stream); copy = 1 (pgs-color, whose order scatters them): the records carry
- * them, 8 bytes an entry of J and 24-32 a row more.  LCP_ERR_NOMEM, or LCP_ERR_ARG when
- * the layout cannot hold the problem (over 2^31 words; without copy, a row with 2^15
- * runs); pgs then sweeps the plain form. */
+ * row operator's B = J Minv (NULL: B's rows made one at a time from P's J and Minv, the
+ * same numbers, so that B is not held beside the records) and step_i = omega / a_ii.
+ * copy = 0 (pgs): the records name where P holds J_i's values, q_i, lo_i, hi_i and E_i,
+ * read in place (in the natural order each is a stream); copy = 1 (pgs-color, whose order
+ * scatters them): the records carry them, 8 bytes an entry of J and 24-32 a row more.
+ * LCP_ERR_NOMEM, or LCP_ERR_ARG when the layout cannot hold the problem (over 2^31 words;
+ * without copy, a row with 2^15 runs); pgs then sweeps the plain form. */
 lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
                             const double *step, const int *order, int copy);
 /* u = Minv J^T z, the same sums in the same order as lcp_rowop_reset */
