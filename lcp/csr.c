@@ -9,7 +9,6 @@
 #include "lcp_internal.h"
 
 #include <limits.h>
-
 #include <stdint.h>
 #include <string.h>
 
@@ -250,7 +249,6 @@ lcp_status lcp_csr_copy(const lcp_csr *A, lcp_csr *C)
     return LCP_OK;
 }
 
-/* Gustavson: row i of C = sum_k A_ik B_k.  Two passes: count, then fill. */
 /* The rows of C = A B one at a time, or of C itself when it is held (lcp_internal.h).
  * Row i: C_ic = sum over A_i's entries in their order of A_ir B_rc, each column started
  * where A_i's entries first reach it, then the columns sorted (insertion: rows are short). */
@@ -332,6 +330,7 @@ void lcp_csr_rows_free(lcp_csr_rows *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Gustavson: row i of C = sum_k A_ik B_k.  Two passes: count, then fill (lcp_csr_row). */
 lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C)
 {
     if (!A || !B || !C || !A->p || !B->p || A->ncol != B->nrow) return LCP_ERR_ARG;
