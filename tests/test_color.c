@@ -515,7 +515,7 @@ int main(int argc, char **argv)
         {"random-2d-friction-m600", 3, 120, 200, 1},
         {"random-3d-friction-m900", 6, 150, 300, 2},
         {"random-3d-m500", 6, 100, 500, 0},
-        {"random-3d-m150-3-bodies", 6, 3, 150, 0},   /* every two rows share a body: 150
+        {"random-3d-m70-3-bodies", 6, 3, 70, 0},     /* every two rows share a body: 70
                                                       * colours, the colour sets widened */
     };
     for (size_t g = 0; g < sizeof gen / sizeof gen[0]; g++) {
