@@ -7,12 +7,16 @@
  *   none    = time of K sweeps with no test (tol < 0)
  *   exact   = time of K sweeps with the exact residual after every sweep (lcp_residual in
  *             a monitor: what the test cost before it was fused)
- * Each round times the three back to back (CPU time of the process, solves repeated to
- * >= 20 ms) and the report
- * gives the median over ROUNDS of the paired ratios fused/none and exact/none, with their
- * range.  Exits 1 when a median fused/none exceeds 1.1 (the target) on a solve of at least
- * 100 sweeps (a solve of 10 sweeps cannot: its start and final confirmation are residuals
- * too). */
+ * Each round times them back to back (CPU time of the process, solves repeated to >= 20 ms),
+ * with two more for the breakdown below when K < 100, and the report gives the median over ROUNDS of
+ * the paired ratios fused/none and exact/none, with their range.  For a solve of fewer
+ * than 100 sweeps it also gives where the time goes (medians, ns): the solve with no sweep
+ * (its fixed cost), a sweep ((none - fixed) / K), the fused estimate (the fused sweeps
+ * tested only at sweep K, less none, / K), the loop's exact residual (fused less that,
+ * over the residuals besides the start's and the stopping one) and lcp_residual with all
+ * its quantities ((exact - none) / K).  Exits 1 when a median fused/none exceeds 1.1 (the
+ * target) on a solve of at least 100 sweeps (a solve of 10 sweeps cannot: its start and
+ * final confirmation are residuals too). */
 #include "lcp.h"
 #include "testprob.h"
 
@@ -85,23 +89,48 @@ static int bench(const char *name, const lcp_problem *P, const char *solver, int
     oe = on;
     oe.monitor = exact_every;
     oe.monitor_ctx = &em;
+    lcp_options o0 = on;                      /* no sweep: the solve's fixed cost */
+    o0.max_iter = 0;
+    lcp_options o1 = of;                      /* the fused sweeps, tested only at sweep K */
+    o1.max_iter = K;
+    o1.check_every = K;
     int reps = 1;
     double t1 = timed(S, P, &on, z, 1);
     if (t1 < 0.02) reps = (int)(0.02 / fmax(t1, 1e-7)) + 1;
-    double rf[ROUNDS], re[ROUNDS];
+    double rf[ROUNDS], re[ROUNDS], fix[ROUNDS], sw[ROUNDS], ex[ROUNDS], est[ROUNDS], lr[ROUNDS];
+    int extra = checks - 2;                   /* the loop's residuals besides the start's
+                                               * (at z = 0: no product) and the stopping one
+                                               * (which the unfused solve takes at the end) */
     for (int r = 0; r < ROUNDS; r++) {
         double tn = timed(S, P, &on, z, reps);
         double tf = timed(S, P, &of, z, reps);
         double te = timed(S, P, &oe, z, reps);
+        double t0 = K < 100 ? timed(S, P, &o0, z, reps) : 0.0;   /* the breakdown's */
+        double t1k = K < 100 ? timed(S, P, &o1, z, reps) : 0.0;
+        est[r] = (t1k - tn) / K;
+        lr[r] = extra > 0 ? (tf - t1k) / extra : 0.0;
         rf[r] = tf / tn;
         re[r] = te / tn;
+        fix[r] = t0;
+        sw[r] = (tn - t0) / K;
+        ex[r] = (te - tn) / K;                /* the monitor's residual, one a sweep */
     }
     qsort(rf, ROUNDS, sizeof(double), cmp);
     qsort(re, ROUNDS, sizeof(double), cmp);
+    qsort(fix, ROUNDS, sizeof(double), cmp);
+    qsort(sw, ROUNDS, sizeof(double), cmp);
+    qsort(ex, ROUNDS, sizeof(double), cmp);
+    qsort(est, ROUNDS, sizeof(double), cmp);
+    qsort(lr, ROUNDS, sizeof(double), cmp);
     printf("%-26s %-9s %-15s %5d sweeps %4d exact  fused/none %.3f (%.3f-%.3f)  "
            "exact-every-sweep/none %.2f (%.2f-%.2f)\n", name, solver, lcp_status_str(st), K,
            checks, rf[ROUNDS / 2], rf[0], rf[ROUNDS - 1], re[ROUNDS / 2], re[0],
            re[ROUNDS - 1]);
+    if (K < 100 && extra > 0)   /* where a short solve's time goes (medians, not paired) */
+        printf("%-26s   ns: fixed %.0f, a sweep %.0f, the estimate %.0f a sweep, the "
+               "loop's exact residual %.0f (%d not stopping), lcp_residual in a monitor %.0f\n",
+               "", 1e9 * fix[ROUNDS / 2], 1e9 * sw[ROUNDS / 2], 1e9 * est[ROUNDS / 2],
+               1e9 * lr[ROUNDS / 2], extra, 1e9 * ex[ROUNDS / 2]);
     fflush(stdout);
     free(z);
     free(w);
