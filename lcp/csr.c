@@ -341,19 +341,11 @@ lcp_status lcp_csr_multiply(const lcp_csr *A, const lcp_csr *B, lcp_csr *C)
     if (st != LCP_OK) return st;
     long total = 0;
     for (int i = 0; i < m; i++) {                                   /* pass 1: count */
-        for (int ka = A->p[i]; ka < A->p[i + 1]; ka++) {
-            int q = A->j[ka];
-            for (int kb = B->p[q]; kb < B->p[q + 1]; kb++)
-                if (r.mark[B->j[kb]] != i) {
-                    r.mark[B->j[kb]] = i;
-                    total++;
-                }
-        }
+        lcp_csr_row(&r, i);
+        total += r.len;
     }
     if (total > INT32_MAX) st = LCP_ERR_TOO_LARGE;
     if (st == LCP_OK) st = lcp_csr_alloc(C, m, B->ncol, (int)total);
-    for (int c = 0; st == LCP_OK && c < B->ncol; c++) r.mark[c] = -1;
-    r.stamp = 0;
     for (int i = 0, nz = 0; st == LCP_OK && i < m; i++) {          /* pass 2: the rows */
         lcp_csr_row(&r, i);
         memcpy(C->j + nz, r.j, (size_t)r.len * sizeof(int));

@@ -94,14 +94,36 @@ static inline int unit_of(const lcp_problem *P, int contact, int i)
  * union over its rows' columns.  The same colouring as looking up the rows that share
  * each column, without the conflict pattern and its transpose (which were the colourings'
  * peak memory: README "Performance"), and B's rows made one at a time (B never held). */
+/* the column sets (W words each) of unit g's columns: ORed into forb (forb given), or
+ * colour c added to each (forb NULL) */
+static void unit_columns(const lcp_problem *P, lcp_csr_rows *b, const int *up, const int *ur,
+                         int g, uint64_t *set, size_t W, uint64_t *forb, int c)
+{
+    const lcp_csr *J = &P->J;
+    for (int s = up[g]; s < up[g + 1]; s++) {
+        int r = ur[s];
+        lcp_csr_row(b, r);
+        int nj = J->p[r + 1] - J->p[r], nb = lcp_stream_same_pattern(J, r, b) ? 0 : b->len;
+        int f = P->findex && P->findex[r] >= 0 ? P->findex[r] : r;
+        for (int k = 0; k <= nj + nb; k++) {
+            size_t col = k < nj ? (size_t)J->j[J->p[r] + k]
+                       : k < nj + nb ? (size_t)b->j[k - nj] : (size_t)P->n + (size_t)f;
+            uint64_t *cs = set + col * W;
+            if (forb)
+                for (size_t w = 0; w < W; w++) forb[w] |= cs[w];
+            else
+                cs[c / 64] |= 1ull << (c % 64);
+        }
+    }
+}
+
 static lcp_status color_units_mf(const lcp_problem *P, int contact, const int *up,
                                  const int *ur, int *color, int *ncolors)
 {
-    int m = P->m, n = P->n, nc = 0;
-    size_t ncol = (size_t)n + (size_t)m, W = 1;
-    const lcp_csr *J = &P->J;
+    int m = P->m, nc = 0;
+    size_t ncol = (size_t)P->n + (size_t)m, W = 1;
     lcp_csr_rows b;
-    lcp_status st = lcp_csr_rows_init(&b, NULL, J, &P->Minv);
+    lcp_status st = lcp_csr_rows_init(&b, NULL, &P->J, &P->Minv);
     if (st != LCP_OK) return st;
     uint64_t *set = lcp_calloc(ncol * W + 1, sizeof(uint64_t));
     uint64_t *forb = lcp_malloc(W + 1, sizeof(uint64_t));
@@ -110,46 +132,29 @@ static lcp_status color_units_mf(const lcp_problem *P, int contact, const int *u
         int g = unit_of(P, contact, i);
         if (color[g] >= 0) continue;                       /* coloured with an earlier row */
         memset(forb, 0, W * sizeof(uint64_t));
-        for (int pass = 0; pass < 2; pass++) {             /* 0: gather, 1: mark */
-            for (int s = up[g]; s < up[g + 1]; s++) {
-                int r = ur[s];
-                lcp_csr_row(&b, r);
-                int shared = lcp_stream_same_pattern(J, r, &b);
-                int f = P->findex && P->findex[r] >= 0 ? P->findex[r] : r;
-                int nj = J->p[r + 1] - J->p[r], nb = shared ? 0 : b.len;
-                for (int k = 0; k < nj + nb + 1; k++) {
-                    size_t col = k < nj ? (size_t)J->j[J->p[r] + k]
-                               : k < nj + nb ? (size_t)b.j[k - nj] : (size_t)n + (size_t)f;
-                    uint64_t *cs = set + col * W;
-                    if (pass == 0)
-                        for (size_t w = 0; w < W; w++) forb[w] |= cs[w];
-                    else
-                        cs[color[g] / 64] |= 1ull << (color[g] % 64);
-                }
+        unit_columns(P, &b, up, ur, g, set, W, forb, 0);
+        int c = 0;
+        while ((size_t)c < 64 * W && (forb[c / 64] >> (c % 64) & 1)) c++;
+        if ((size_t)c == 64 * W) {                         /* every colour so far: widen */
+            uint64_t *wide = lcp_calloc(ncol * 2 * W + 1, sizeof(uint64_t));
+            uint64_t *fw = lcp_calloc(2 * W + 1, sizeof(uint64_t));
+            if (!wide || !fw) {
+                lcp_free(wide);
+                lcp_free(fw);
+                st = LCP_ERR_NOMEM;
+                break;
             }
-            if (pass == 1) break;
-            int c = 0;
-            while ((size_t)c < 64 * W && (forb[c / 64] >> (c % 64) & 1)) c++;
-            if ((size_t)c == 64 * W) {                     /* every colour so far: widen */
-                uint64_t *wide = lcp_calloc(ncol * 2 * W + 1, sizeof(uint64_t));
-                uint64_t *fw = lcp_calloc(2 * W + 1, sizeof(uint64_t));
-                if (!wide || !fw) {
-                    lcp_free(wide);
-                    lcp_free(fw);
-                    st = LCP_ERR_NOMEM;
-                    break;
-                }
-                for (size_t k = 0; k < ncol; k++)
-                    memcpy(wide + k * 2 * W, set + k * W, W * sizeof(uint64_t));
-                lcp_free(set);
-                lcp_free(forb);
-                set = wide;
-                forb = fw;
-                W *= 2;
-            }
-            color[g] = c;
-            if (c + 1 > nc) nc = c + 1;
+            for (size_t k = 0; k < ncol; k++)
+                memcpy(wide + k * 2 * W, set + k * W, W * sizeof(uint64_t));
+            lcp_free(set);
+            lcp_free(forb);
+            set = wide;
+            forb = fw;
+            W *= 2;
         }
+        color[g] = c;
+        if (c + 1 > nc) nc = c + 1;
+        unit_columns(P, &b, up, ur, g, set, W, NULL, c);
     }
     lcp_free(set);
     lcp_free(forb);
