@@ -41,10 +41,16 @@
  *     e_k <= e_j / FUSE_RECAL or e_k >= e_j FUSE_RECAL  (re-calibrate every 2 decades),
  *     c e_k S > diverge max(1, r_0)                (it may have diverged),
  *     e_k is 0, NaN or Inf, or k = max_iter.
- * The slack S is FUSE_SLACK until two calibrations have been made, then the square of the
- * largest change of c over the last two calibrations (at least FUSE_SLACK_MIN): where c
- * is steady (it settles to 4 digits on the chain) few sweeps near tol are checked, where
- * it jumps (friction rows switching) the band widens.
+ * The slack S is FUSE_SLACK until three calibrations have been made (two changes of c
+ * measured), then the square of the larger of the last two changes of c (at least
+ * FUSE_SLACK_MIN): where c is steady (it settles to 4 digits on the chain) few sweeps near
+ * tol are checked, where it jumps (friction rows switching) the band widens.  One change
+ * is not enough to trust: the first calibrations fall in the transient, where c can move
+ * by 1.35x right after a change of 1.09x (amgs-I, warm-started on a sliding box).  The
+ * floor only keeps the band open where c has not moved at all (rounding moves it by far
+ * less than 0.1%): with a floor of 1.1, an amgs-D solve of a sliding box that gains 0.1%
+ * a sweep near tol took 99 exact residuals in 820 sweeps, with 1.001 it takes 10 (README
+ * "Performance", the stopping test).
  * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
  * unfused loop, and the stop can only come later than the unfused loop's, when the
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
@@ -92,7 +98,7 @@ static int all_finite(const double *z, int m)
 
 /* the fused test's constants (see the header) */
 #define FUSE_SLACK 4.0  /* slack until two calibrations have shown how c drifts */
-#define FUSE_SLACK_MIN 1.1
+#define FUSE_SLACK_MIN 1.001
 #define FUSE_RECAL 100.0 /* re-calibrate when the estimate moved by this factor */
 #define FUSE_LAG 1.01   /* exact estimates of the previous iterate: rounding margin */
 
@@ -164,7 +170,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         else if (fused && calibrated && k != opt->max_iter && e > 0.0 && isfinite(e)) {
             double pred = c * e;                             /* predicted ||r(z_k)||_2 */
             double d = fmax(drift[0], drift[1]);
-            double slack = d > 0.0 ? fmax(FUSE_SLACK_MIN, d * d) : FUSE_SLACK;
+            double slack = calibrated >= 3 && d > 0.0 ? fmax(FUSE_SLACK_MIN, d * d) : FUSE_SLACK;
             due = pred <= slack * tol || !(pred * FUSE_SLACK <= rdiv) ||
                   e * FUSE_RECAL <= ecal || e >= ecal * FUSE_RECAL;
         }

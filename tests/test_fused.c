@@ -2,10 +2,12 @@
  * unfused test, on instance folders given as arguments (the canonical scene instances).
  *
  * For each instance (and two synthetic 3D contact problems with a known solution, 600 rows
- * frictionless and 900 rows with friction, on which the AMGS family converges), solver
- * (pgs, pgs-block, pgs-color, pgs-color-contact, jacobi, and the AMGS family: amgs-D,
+ * frictionless and 900 rows with friction, on which the AMGS family converges), start (cold,
+ * and warm from the folder's z0 when it has one, as the stepper that captured it would),
+ * solver (pgs, pgs-block, pgs-color, pgs-color-contact, jacobi, and the AMGS family: amgs-D,
  * amgs-I and mgs in both forms, the explicit amgs-D and amgs-I in one form up to 1000
- * rows), form and tolerance:
+ * rows; a solver that refuses warm starts is left out of the warm runs), form and
+ * tolerance:
  *   reference: the same solver run with no stopping test (tol < 0), 1000 sweeps, and a
  *     monitor that takes the exact residual lcp_residual(z) after every sweep; the unfused
  *     loop stops at the first sweep k with r(z_k) <= tol (converged), or
@@ -71,7 +73,13 @@ static const char *solvers[] = {"pgs",    "pgs-block",       "pgs-color",       
 static long sweeps_total = 0, checks_total = 0;
 static int differ = 0;
 
-static void run_problem(const char *name, const lcp_problem *P)
+/* z <- the start of a run: 0 (cold; lcp_start ignores z) or the folder's z0 (warm) */
+static void start(const lcp_problem *P, int warm, double *z)
+{
+    if (warm) memcpy(z, P->z0, (size_t)P->m * sizeof(double));
+}
+
+static void run_problem(const char *name, const lcp_problem *P, int warm)
 {
     const lcp_form forms[] = {LCP_FORM_MATRIX_FREE, LCP_FORM_ASSEMBLED};
     const double tols[] = {1e-6, 1e-9};
@@ -87,14 +95,18 @@ static void run_problem(const char *name, const lcp_problem *P)
             lcp_options_default(&o);
             o.form = forms[f];
             o.max_iter = cap;
+            o.warm = warm;
             ref_rec rec = {P, w, hist, 0};
             lcp_info ir, fi;
             o.tol = -1.0;                      /* the exact residual after every sweep */
             o.monitor = record;
             o.monitor_ctx = &rec;
+            start(P, warm, z);
             lcp_solve(S, P, &o, z, &ir);
             o.monitor = NULL;
-            const char *fn = lcp_form_name(forms[f]);
+            if (warm && ir.status == LCP_ERR_UNSUPPORTED) continue;   /* mgs: cold only */
+            char fn[64];
+            snprintf(fn, sizeof fn, "%s%s", lcp_form_name(forms[f]), warm ? "/warm" : "");
             for (size_t t = 0; t < 2; t++) {
                 lcp_status ref_st;
                 int ref_k = unfused_stop(&rec, tols[t], o.diverge, &ref_st);
@@ -103,6 +115,7 @@ static void run_problem(const char *name, const lcp_problem *P)
                     ref_st = ir.status;
                 }
                 o.tol = tols[t];
+                start(P, warm, z);
                 lcp_status st = lcp_solve(S, P, &o, z, &fi);
                 int same = st == ref_st && fi.iterations == ref_k;
                 differ += !same;
@@ -153,7 +166,8 @@ int main(int argc, char **argv)
             tap_diag("%s", msg);
             continue;
         }
-        run_problem(name, &P);
+        run_problem(name, &P, 0);
+        if (P.z0) run_problem(name, &P, 1);
         lcp_problem_free(&P);
     }
     /* synthetic: 200 bodies in 3D, frictionless (600 contacts) and with friction (300
@@ -164,7 +178,7 @@ int main(int argc, char **argv)
         double *zs = calloc((size_t)P.m + 1, sizeof(double));
         if (!bad && !fr) tp_known(&P, zs, 11);
         ok(!bad, "synthetic contact problem, %s friction, built", fr ? "with" : "no");
-        if (!bad) run_problem(fr ? "synthetic-friction" : "synthetic-mu0", &P);
+        if (!bad) run_problem(fr ? "synthetic-friction" : "synthetic-mu0", &P, 0);
         free(zs);
         lcp_problem_free(&P);
     }
