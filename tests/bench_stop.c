@@ -16,7 +16,12 @@
  * over the residuals besides the start's and the stopping one) and lcp_residual with all
  * its quantities ((exact - none) / K).  Exits 1 when a median fused/none exceeds 1.1 (the
  * target) on a solve of at least 100 sweeps (a solve of 10 sweeps cannot: its start and
- * final confirmation are residuals too). */
+ * final confirmation are residuals too).
+ * --instructions DIR SOLVER fused|none N: run N solves of DIR with SOLVER, fused (to 1e-6,
+ * cap 1000) or none (the same sweeps, tol < 0), with callgrind's collection on around them
+ * alone (valgrind --tool=callgrind --collect-atstart=no); tests/stop_instructions.sh runs
+ * it and prints the ratio of the instructions: a count that does not move with the host's
+ * load, where the timings above swing by 10 to 60% on a shared machine. */
 #include "lcp.h"
 #include "testprob.h"
 
@@ -24,6 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_TOGGLE_COLLECT   /* no valgrind headers: the count is of the whole run */
+#endif
 
 #define ROUNDS 9
 
@@ -137,9 +150,47 @@ static int bench(const char *name, const lcp_problem *P, const char *solver, int
     return K >= 100 && rf[ROUNDS / 2] > 1.1;
 }
 
+/* --instructions: N solves of one kind, callgrind collecting around them alone */
+static int instructions(const char *dir, const char *solver, const char *mode, int n)
+{
+    lcp_problem P;
+    char msg[512];
+    const lcp_solver *S = lcp_solver_find(solver);
+    int fused = strcmp(mode, "fused") == 0;
+    if (!S || (!fused && strcmp(mode, "none") != 0) || n < 1) {
+        fprintf(stderr, "bench_stop: --instructions DIR SOLVER fused|none N\n");
+        return 2;
+    }
+    if (lcp_read_instance(dir, &P, msg, sizeof msg) != LCP_OK) {
+        fprintf(stderr, "bench_stop: %s\n", msg);
+        return 1;
+    }
+    double *z = calloc((size_t)P.m + 1, sizeof(double));
+    lcp_options o;
+    lcp_options_default(&o);
+    o.max_iter = 1000;
+    lcp_info info;
+    lcp_status st = lcp_solve(S, &P, &o, z, &info);
+    int K = info.iterations, checks = info.residual_checks;
+    if (!fused) {
+        o.tol = -1.0;
+        o.max_iter = K;
+    }
+    CALLGRIND_TOGGLE_COLLECT;
+    for (int r = 0; r < n; r++) lcp_solve(S, &P, &o, z, &info);
+    CALLGRIND_TOGGLE_COLLECT;
+    printf("%s %s %s: %d sweeps, %d exact residuals fused, %d solves\n", dir, solver,
+           lcp_status_str(st), K, checks, n);
+    free(z);
+    lcp_problem_free(&P);
+    return st < 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *solvers[] = {"pgs", "pgs-block", "jacobi", "amgs-D", "amgs-I"};
+    if (argc == 6 && strcmp(argv[1], "--instructions") == 0)
+        return instructions(argv[2], argv[3], argv[4], atoi(argv[5]));
     int bad = 0, first = 1, dir_cap = 1000, synthetic = 1;
     while (first < argc && strncmp(argv[first], "--", 2) == 0) {
         if (strcmp(argv[first], "--no-synthetic") == 0)
