@@ -62,7 +62,8 @@
  * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
  * unfused loop, and the stop can only come later than the unfused loop's, when the
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
- * residual is below tol (tests/test_fused.c: no such case on the canonical instances).
+ * residual is below tol (tests/test_fused.c: no such case on the canonical instances and
+ * the sliding box, cold and warm-started).
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
  * residual (the start's is O(m) at z = 0, where lcp_residual needs no product): every
  * check_every sweeps unfused; fused, the first sweep's, one within a decade of tol, the
@@ -106,7 +107,7 @@ static int all_finite(const double *z, int m)
 }
 
 /* the fused test's constants (see the header) */
-#define FUSE_SLACK 4.0  /* slack until two calibrations have shown how c drifts */
+#define FUSE_SLACK 4.0  /* slack until three calibrations have shown how c drifts */
 #define FUSE_SLACK_MIN 1.001
 #define FUSE_RECAL 100.0 /* re-calibrate when the estimate grew by this factor */
 #define FUSE_NEAR 10.0   /* re-calibrate once when the prediction comes within this of tol */

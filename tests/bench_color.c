@@ -103,8 +103,8 @@ static double solve_time(const lcp_problem *P, const char *solver, int threads, 
 /* wall seconds per sweep; *cpu_per: process CPU seconds per sweep (all threads).  The
  * solver's setup (the colouring and the rows in colour order, pgs's streaming layout) is
  * made once, untimed, and given to both solves: a setup of 30 ms or more, timed inside
- * each solve, varies by more than the 40 sweeps' difference this slope measures (it gave
- * negative sweep times in some rounds) */
+ * each solve, varied by more than the difference of 40 sweeps the slope then measured (it
+ * gave negative sweep times in some rounds) */
 static double sweep_time(const lcp_problem *P, const char *solver, int threads, double *z,
                          double *cpu_per)
 {
