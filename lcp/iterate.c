@@ -39,6 +39,7 @@
  *     it is the first sweep that may be checked (calibration),
  *     c e_k <= S tol                               (it may have converged),
  *     c e_k <= FUSE_NEAR tol < r_j                 (re-calibrate once within a decade of tol),
+ *     r_j <= FUSE_NEAR tol and k - j >= 2 (j - i)  (re-calibrate as c ages near tol),
  *     e_k >= e_j FUSE_RECAL                        (re-calibrate when the estimate grew 100x),
  *     c e_k S > diverge max(1, r_0)                (it may have diverged),
  *     e_k is 0, NaN or Inf, or k = max_iter.
@@ -46,9 +47,18 @@
  * where it is used: once when the prediction first comes within a decade of tol, which
  * leaves the band below to a c at most a decade old.  (A re-calibration every two decades
  * on the way down, as before, took 3489 exact residuals over the 892 runs of
- * tests/test_fused.c where this takes 3118, and 3.3 in a solve of fewer than 30 sweeps
- * beyond the start's and the stopping one where this takes 2.5; neither stopped late
- * there nor on 26 other captures, cold and warm-started: README "Performance".)
+ * tests/test_fused.c on the canonical instances and the sliding box where this takes 3118
+ * (3289 with the ageing rule below), and 3.3 in a solve of fewer than 30 sweeps beyond the
+ * start's and the stopping one where this takes 2.5; neither stopped late there nor on 26
+ * other captures, cold and warm-started: README "Performance".)
+ * Near tol, c also ages: a solve that gains 0.1% a sweep can stay within a decade of tol
+ * for hundreds of sweeps while c moves, and a c calibrated at their start then predicts
+ * too high a residual when it reaches tol (the sliding box below, replayed with its first
+ * calibration after sweep 2 instead of 1: c calibrated at 0.78 in the transient settled at
+ * 0.56, and the loop stopped 102 sweeps late).  So near tol, with i the
+ * calibration before j, sweep j + 2 (j - i) is checked too: the slack below, the square
+ * of the change of c over a span j - i, then covers a steady drift over the next span,
+ * twice as long, and the spans double (about log2 of the sweeps spent near tol).
  * The slack S is FUSE_SLACK until three calibrations have been made (two changes of c
  * measured), then the square of the larger of the last two changes of c (at least
  * FUSE_SLACK_MIN): where c is steady (it settles to 4 digits on the chain) few sweeps near
@@ -129,6 +139,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     double c = 0.0, ecal = 0.0;   /* fused: calibrated ratio r / e, estimate at calibration */
     double drift[2] = {0.0, 0.0}; /* fused: the last two calibrations' change of c (>= 1) */
     int calibrated = 0;
+    int kcal[2] = {0, 0};         /* fused: the sweeps of the last two calibrations */
     int fresh = 0;                /* R holds the residual of z as it is now */
 
     lcp_start(P, opt, z);
@@ -184,6 +195,8 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
             double slack = calibrated >= 3 && d > 0.0 ? fmax(FUSE_SLACK_MIN, d * d) : FUSE_SLACK;
             due = pred <= slack * tol || !(pred * FUSE_SLACK <= rdiv) ||
                   (pred <= FUSE_NEAR * tol && r2 > FUSE_NEAR * tol) ||
+                  (calibrated >= 2 && r2 <= FUSE_NEAR * tol &&
+                   k - kcal[0] >= 2 * (kcal[0] - kcal[1])) ||
                   e >= ecal * FUSE_RECAL;
         }
         if (!due) continue;
@@ -198,6 +211,8 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
             }
             c = cn;
             ecal = e;
+            kcal[1] = kcal[0];
+            kcal[0] = k;
             calibrated++;
         }
         if (r2 <= tol) st = LCP_OK;

@@ -18,6 +18,7 @@
  * lcp_residual(z)'s bit for bit (the loop takes only their pass); a converged run's
  * residual <= tol; fewer exact residuals than sweeps.  Prints the counts as TAP diagnostics. */
 #include "lcp.h"
+#include "lcp_internal.h"   /* lcp_iterate_fused, for the scripted sweeps below */
 #include "tap.h"
 #include "testprob.h"
 
@@ -151,12 +152,73 @@ static void run_problem(const char *name, const lcp_problem *P, int warm)
     free(w);
 }
 
+/* A scripted fused sweep on the 1-row problem A = 1, q = 0, no bounds, whose residual is
+ * r(z) = |z|: sweep k sets z = r_k and reports e_k = r_k / c_k, so the loop sees a chosen
+ * residual and a chosen drift of c = r / e.  The script is a solve that halves its residual
+ * each sweep from 0.05 at c = 0.5 until it is below 4e-6, then gains 0.1% a sweep while c
+ * drifts down by 0.05% a sweep (as the sliding box's amgs-D solve does near 1e-6). */
+typedef struct script {
+    int kslow;   /* the first sweep of the slow phase */
+} script;
+
+static void script_at(const script *sc, int k, double *r, double *c)
+{
+    int fast = k < sc->kslow ? k : sc->kslow;
+    *r = 0.05 * pow(0.5, fast - 1);
+    *c = 0.5;
+    if (k > sc->kslow) {
+        *r *= pow(0.999, k - sc->kslow);
+        *c *= pow(0.9995, k - sc->kslow);
+    }
+}
+
+static lcp_status script_sweep(void *ctx, int k, double *z, int *row, lcp_sweep_est *est)
+{
+    double r, c;
+    script_at(ctx, k, &r, &c);
+    z[0] = r;
+    est->e2 = (r / c) * (r / c);
+    *row = -1;
+    return LCP_OK;
+}
+
+static void scripted(void)
+{
+    const double one = 1.0, zero = 0.0, lo = -INFINITY, hi = INFINITY;
+    lcp_problem P;
+    ok(tp_dense(&P, 1, &one, &zero, &lo, &hi, NULL) == 0, "scripted: 1-row problem built");
+    script sc = {1};
+    double r, c;
+    for (script_at(&sc, sc.kslow, &r, &c); r >= 4e-6; script_at(&sc, sc.kslow, &r, &c))
+        sc.kslow++;
+    const double tol = 1e-6;
+    int want = 1;                                   /* the first sweep with r_k <= tol */
+    for (script_at(&sc, want, &r, &c); r > tol; script_at(&sc, want, &r, &c)) want++;
+    lcp_options o;
+    lcp_options_default(&o);
+    o.tol = tol;
+    o.max_iter = 5000;
+    o.warm = 1;
+    double z = 0.1;                                 /* r_0 = 0.1 */
+    lcp_info info;
+    lcp_status st = lcp_iterate_fused(&P, &o, script_sweep, &sc, &z, &info);
+    ok(st == LCP_OK && info.iterations == want,
+       "scripted: c drifting near tol: the fused loop stops where the exact test does "
+       "(%s after %d sweeps, want %d; slow from sweep %d)", lcp_status_str(st),
+       info.iterations, want, sc.kslow);
+    int budget = 2 + (int)ceil(log10(0.1 / tol)) + info.iterations / 10;   /* as below */
+    ok(info.residual_checks <= budget, "scripted: %d exact residuals in %d sweeps (<= %d)",
+       info.residual_checks, info.iterations, budget);
+    lcp_problem_free(&P);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         printf("1..0 # SKIP no instance folder given\n");
         return 0;
     }
+    scripted();
     for (int a = 1; a < argc; a++) {
         lcp_problem P;
         char msg[512], nb[512];
