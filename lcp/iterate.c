@@ -67,8 +67,8 @@
  * by 1.35x right after a change of 1.09x (amgs-I, warm-started on a sliding box).  The
  * floor only keeps the band open where c has not moved at all (rounding moves it by far
  * less than 0.1%): with a floor of 1.1, an amgs-D solve of a sliding box that gains 0.1%
- * a sweep near tol took 99 exact residuals in 820 sweeps, with 1.001 it takes 10 (README
- * "Performance", the stopping test).
+ * a sweep near tol took 99 exact residuals in 820 sweeps, with 1.001 10 (14 with the
+ * ageing rule above; README "Performance", the stopping test).
  * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
  * unfused loop, and the stop can only come later than the unfused loop's, when the
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
