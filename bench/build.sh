@@ -6,13 +6,14 @@ set -euo pipefail
 # With --tests, also what the tests compare against or need (tests/run.sh passes it): the
 # peer libraries (Siconos Numerics, DART's copy of ODE's Dantzig routine, Bullet), FCLIB,
 # pandas and SciPy for the plain-CSV and Matrix Market checks, clang and libFuzzer for the
-# fuzz targets, Open MPI for `mpirun lcpbench run'.  Each is optional for the build itself.
+# fuzz targets, Open MPI for `mpirun lcpbench run', valgrind for the memcheck test and the
+# stopping test's instruction counts.  Each is optional for the build itself.
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
          libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev
-         libopenmpi-dev openmpi-bin)
+         libopenmpi-dev openmpi-bin valgrind)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
