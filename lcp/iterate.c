@@ -130,7 +130,8 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (!P || !opt || (!sweep && !fused) || !z || !info || opt->max_iter < 0 ||
         opt->check_every < 1)
         return LCP_ERR_ARG;
-    double *w = lcp_malloc((size_t)P->m + lcp_residual_work(P), sizeof(double));
+    size_t nwork = lcp_residual_work(P);
+    double *w = lcp_malloc((size_t)P->m + nwork, sizeof(double));
     if (!w) return LCP_ERR_NOMEM;
     double *work = w + P->m;            /* the factored residual's, when P holds no A */
     lcp_status st = LCP_MAXITER;
@@ -150,7 +151,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     if (opt->monitor) opt->monitor(opt->monitor_ctx, 0, z);
     double r0 = 0.0;
     if (opt->tol >= 0.0) {
-        lcp_residual_norms(P, z, w, work, &r2, &rinf);
+        lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);
         checks++;
         fresh = 1;
         r0 = r2;
@@ -170,7 +171,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         /* an exact estimate of z_{k-1}, a sweep the unfused loop tested: stop there */
         if (est.prev && tol >= 0.0 && k > 1 && (k - 1) % opt->check_every == 0 &&
             !(e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv)) {
-            lcp_residual_norms(P, est.prev, w, work, &r2, &rinf);
+            lcp_residual_norms(P, est.prev, w, work, nwork, &r2, &rinf);
             checks++;
             if (r2 <= tol) st = LCP_OK;
             else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
@@ -200,7 +201,7 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
                   e >= ecal * FUSE_RECAL;
         }
         if (!due) continue;
-        lcp_residual_norms(P, z, w, work, &r2, &rinf);
+        lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);
         checks++;
         fresh = 1;
         if (fused && e > 0.0 && isfinite(e) && isfinite(r2)) {
@@ -222,7 +223,7 @@ done:
     info->iterations = k;
     info->work = k;
     info->row = row;
-    if (!fresh) lcp_residual_norms(P, z, w, work, &r2, &rinf);   /* the same function, z */
+    if (!fresh) lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);   /* the same function, z */
     info->residual = r2;
     info->residual_inf = rinf;
     info->residual_checks = checks;

@@ -49,19 +49,23 @@ lcp_status lcp_csr_rows_init(lcp_csr_rows *r, const lcp_csr *C, const lcp_csr *A
 void lcp_csr_row(lcp_csr_rows *r, int i);
 void lcp_csr_rows_free(lcp_csr_rows *r);
 
-/* w = A z (mf = 0), or J (Minv (J^T z)) + E z (mf = 1; work: 2n doubles) */
-void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, int mf);
+/* w = A z (mf = 0), or J (Minv (J^T z)) + E z (mf = 1; work: nwork doubles, at least
+ * lcp_residual_work(P) of a P without A; with fewer than 2n, u = Minv t is formed over t,
+ * which lcp_residual_work allows only for a block-diagonal Minv: residual.c) */
+void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, size_t nwork,
+                 int mf);
 
-/* lcp_residual with caller-given workspace: work holds lcp_residual_work(P) doubles (0 when
- * P holds A; 2n without A, for J (Minv (J^T z))) */
+/* lcp_residual with caller-given workspace: work holds nwork >= lcp_residual_work(P) doubles
+ * (0 when P holds A; without A, for J (Minv (J^T z)): n when Minv is block diagonal, else
+ * 2n) */
 size_t lcp_residual_work(const lcp_problem *P);
 void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
-                     lcp_residuals *R);
+                     size_t nwork, lcp_residuals *R);
 /* its first pass alone: w = A z + q and ||r||_2, ||r||_inf (the same numbers, the same
  * arithmetic), without ||q||, complementarity and bound violation: what the iteration
  * loop's test and lcp_info read */
 void lcp_residual_norms(const lcp_problem *P, const double *z, double *w, double *work,
-                        double *r2, double *rinf);
+                        size_t nwork, double *r2, double *rinf);
 
 /* A solve's last step: for a usable status (st >= 0) the residual of z into info (w: m
  * doubles of workspace), and LCP_ERR_NONFINITE instead of st when it is not finite (z

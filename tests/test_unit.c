@@ -2,6 +2,7 @@
  * CSR algebra, the residual, the iteration loop and monitor, matrix-free vs assembled
  * iterates, orderings, determinism, and the error statuses. */
 #include "lcp.h"
+#include "lcp_internal.h"   /* lcp_residual_work */
 #include "tap.h"
 #include "testprob.h"
 
@@ -158,6 +159,86 @@ static void test_residual(void)
            form ? "matrix-free" : "assembled", R.r2, sqrt(s2));
         free(z0);
         free(w0);
+        lcp_problem_free(&P);
+    }
+}
+
+/* Minv with one entry (r, c) of value v added (rebuilt from its triplets) */
+static void minv_add(lcp_problem *P, int r, int c, double v)
+{
+    lcp_csr *M = &P->Minv;
+    int nz = M->p[M->nrow] + 1;
+    int *ti = malloc(sizeof(int) * (size_t)nz), *tj = malloc(sizeof(int) * (size_t)nz);
+    double *tx = malloc(sizeof(double) * (size_t)nz);
+    for (int i = 0; i < M->nrow; i++)
+        for (int k = M->p[i]; k < M->p[i + 1]; k++) {
+            ti[k] = i;
+            tj[k] = M->j[k];
+            tx[k] = M->x[k];
+        }
+    ti[nz - 1] = r;
+    tj[nz - 1] = c;
+    tx[nz - 1] = v;
+    lcp_csr C = {0};
+    if (lcp_csr_from_triplets(&C, M->nrow, M->ncol, nz, ti, tj, tx) == LCP_OK) {
+        lcp_csr_free(M);
+        *M = C;
+    }
+    free(ti);
+    free(tj);
+    free(tx);
+}
+
+/* The factored residual (no A) forms u = Minv t over t when Minv is block diagonal: the
+ * same w bit for bit as the three CSR products written out, with n doubles of workspace
+ * (2n when Minv is not block diagonal, the products then as before) */
+static void test_factored_product(void)
+{
+    const char *kind[] = {"blocks-6", "blocks-3", "diagonal", "coupled-back", "block-too-wide"};
+    for (int c = 0; c < 5; c++) {
+        lcp_problem P;
+        int d = c == 1 ? 3 : 6;
+        tp_contact(&P, d, 25, 60, 2, 0.6, 0.02, 40 + (uint64_t)c);
+        lcp_csr_free(&P.A);                                   /* matrix-free: J, Minv, E */
+        if (c == 2) {                                         /* Minv's diagonal alone */
+            lcp_csr *M = &P.Minv;
+            int nz = 0;
+            for (int i = 0; i < M->nrow; i++) {
+                int k0 = M->p[i];
+                M->p[i] = nz;
+                for (int k = k0; k < M->p[i + 1]; k++)
+                    if (M->j[k] == i) {
+                        M->j[nz] = i;
+                        M->x[nz++] = M->x[k];
+                    }
+            }
+            M->p[M->nrow] = nz;
+        }
+        if (c == 3) minv_add(&P, P.n - 1, 0, 0.01);          /* a row reaching back */
+        if (c == 4) minv_add(&P, 0, P.n - 1, 0.01);          /* a first block of n > 64 */
+        size_t want = (c < 3 ? 1 : 2) * (size_t)P.n;
+        uint64_t seed = 7;
+        double *z = malloc(sizeof(double) * (size_t)P.m), *w = malloc(sizeof(double) * (size_t)P.m);
+        double *wm = malloc(sizeof(double) * (size_t)P.m);
+        double *t = malloc(sizeof(double) * (size_t)P.n), *u = malloc(sizeof(double) * (size_t)P.n);
+        for (int i = 0; i < P.m; i++) z[i] = tp_unif(&seed);
+        lcp_residuals R;
+        lcp_residual(&P, z, w, &R);
+        lcp_csr_matvec_t(&P.J, z, t);
+        lcp_csr_matvec(&P.Minv, t, u);
+        lcp_csr_matvec(&P.J, u, wm);
+        for (int i = 0; i < P.m; i++) {
+            wm[i] += P.E[i] * z[i];
+            wm[i] += P.q[i];
+        }
+        ok(memcmp(w, wm, sizeof(double) * (size_t)P.m) == 0 && lcp_residual_work(&P) == want,
+           "residual/factored-product-%s: w bit for bit, workspace %zu doubles (n = %d)",
+           kind[c], lcp_residual_work(&P), P.n);
+        free(z);
+        free(w);
+        free(wm);
+        free(t);
+        free(u);
         lcp_problem_free(&P);
     }
 }
@@ -335,6 +416,7 @@ int main(void)
 {
     test_csr();
     test_residual();
+    test_factored_product();
     test_loop_and_forms();
     test_orderings();
     test_statuses();
