@@ -129,7 +129,8 @@ static double jacobi_lambda_max(jacobi_ctx *c)
         nx = sqrt(nx);
         if (!(nx > 0.0)) break;
         for (int i = 0; i < m; i++) x[i] /= nx * sqrt(c->d[i]);   /* x <- D^-1/2 x / ||x|| */
-        lcp_product(P, x, y, c->t, 2 * (size_t)P->n, c->mf);    /* y = A D^-1/2 x (matrix-free: c->t, c->u) */
+        /* y = A D^-1/2 x (matrix-free: c->t and c->u, 2n doubles) */
+        lcp_product(P, x, y, c->t, 2 * (size_t)P->n, c->mf);
         lambda = 0.0;
         for (int i = 0; i < m; i++) {
             y[i] /= sqrt(c->d[i]);                               /* y = S x */

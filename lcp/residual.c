@@ -8,10 +8,10 @@
  * A problem read without A (LCP_READ_SKIP_A) has w = J (Minv (J^T z)) + E z + q instead,
  * three CSR products in that order, O(nnz(J) + nnz(Minv) + m) with n doubles of workspace
  * when Minv is block diagonal (below), 2n otherwise: the same w to rounding (not bit for
- * bit: A z sums the entries of A, each a rounded sum of products).  At z = 0 (a cold start, the loop's first residual) w = q with no product:
- * the same numbers the product gives, as A's entries are finite (the reader and
- * lcp_problem_check refuse others), up to the sign of a zero w_i, which no reported
- * quantity sees.
+ * bit: A z sums the entries of A, each a rounded sum of products).  At z = 0 (a cold
+ * start, the loop's first residual) w = q with no product: the same numbers the product
+ * gives, as A's entries are finite (the reader and lcp_problem_check refuse others), up to
+ * the sign of a zero w_i, which no reported quantity sees.
  */
 #include "lcp_internal.h"
 
@@ -88,10 +88,12 @@ void lcp_product(const lcp_problem *P, const double *z, double *w, double *work,
     }
     double *t = work, *u = work;
     lcp_csr_matvec_t(&P->J, z, t);                                  /* t = J^T z */
-    if (nwork < 2 * (size_t)P->n)
+    if (nwork < 2 * (size_t)P->n) {
         minv_in_place(&P->Minv, t);                                 /* u = Minv t, over t */
-    else
-        lcp_csr_matvec(&P->Minv, t, u = work + P->n);               /* u = Minv t */
+    } else {
+        u = work + P->n;
+        lcp_csr_matvec(&P->Minv, t, u);                             /* u = Minv t */
+    }
     lcp_csr_matvec(&P->J, u, w);                                    /* w = J u */
     if (P->E)
         for (int i = 0; i < P->m; i++) w[i] += P->E[i] * z[i];     /* + E z */
