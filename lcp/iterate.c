@@ -75,7 +75,8 @@
  * residual is below tol (tests/test_fused.c: no such case on the canonical instances and
  * the sliding box, cold and warm-started).
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
- * residual (the start's is O(m) at z = 0, where lcp_residual needs no product): every
+ * residual (the start's is O(m) at z = 0, where lcp_residual needs no product; without A,
+ * one pass over Minv's pattern per solve sizes the workspace, residual.c): every
  * check_every sweeps unfused; fused, the first sweep's, one within a decade of tol, the
  * sweeps within the slack of tol, and one per 100x of growth (Jacobi: those within
  * FUSE_LAG of tol).

@@ -36,46 +36,44 @@ void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double
  * it holds; lcp_product forms u in place only when given fewer than 2n. */
 enum { MINV_BLOCK = 64 };
 
+/* the end e of the block [s, e) of Minv that starts at row s, or -1 when a row of it
+ * reaches a column before s or the block is wider than MINV_BLOCK */
+static inline int block_end(const lcp_csr *M, int s)
+{
+    int e = s + 1;
+    if (M->p[s + 1] - M->p[s] == 1 && M->j[M->p[s]] == s) return e;   /* 1 x 1 (diagonal) */
+    for (int r = s; r < e; r++)
+        for (int k = M->p[r]; k < M->p[r + 1]; k++) {
+            if (M->j[k] < s) return -1;
+            if (M->j[k] >= e) e = M->j[k] + 1;
+        }
+    return e - s <= MINV_BLOCK ? e : -1;
+}
+
 /* 1 when Minv (square, n rows) is block diagonal in blocks of at most MINV_BLOCK */
 static int minv_blocks(const lcp_csr *M)
 {
-    for (int s = 0, e = 0, r = 0; r < M->nrow; r++) {
-        if (r == e) s = r;                                  /* a block starts at row r */
-        for (int k = M->p[r]; k < M->p[r + 1]; k++) {
-            if (M->j[k] < s) return 0;
-            if (M->j[k] >= e) e = M->j[k] + 1;
-        }
-        if (e <= r) e = r + 1;
-        if (e - s > MINV_BLOCK) return 0;
-    }
+    for (int s = 0, e; s < M->nrow; s = e)
+        if ((e = block_end(M, s)) < 0) return 0;
     return 1;
 }
 
 /* t <- Minv t, for a Minv that minv_blocks accepts */
 static void minv_in_place(const lcp_csr *M, double *t)
 {
-    const int *p = M->p, *j = M->j;
-    const double *x = M->x;
     double b[MINV_BLOCK];
-    for (int s = 0; s < M->nrow;) {
-        int e = s + 1;
-        if (p[s + 1] - p[s] == 1 && j[p[s]] == s) {       /* a 1 x 1 block (diagonal Minv) */
-            double v = 0.0;
-            v += x[p[s]] * t[s];
-            t[s] = v;
-            s = e;
-            continue;
+    for (int s = 0, e; s < M->nrow; s = e) {
+        e = block_end(M, s);
+        const double *in = t + s;               /* a 1-row block reads t before writing it */
+        if (e - s > 1) {
+            for (int c = s; c < e; c++) b[c - s] = t[c];
+            in = b;
         }
-        for (int r = s; r < e; r++)                         /* the block's end */
-            for (int k = p[r]; k < p[r + 1]; k++)
-                if (j[k] >= e) e = j[k] + 1;
-        for (int c = s; c < e; c++) b[c - s] = t[c];
         for (int r = s; r < e; r++) {
             double v = 0.0;
-            for (int k = p[r]; k < p[r + 1]; k++) v += x[k] * b[j[k] - s];
+            for (int k = M->p[r]; k < M->p[r + 1]; k++) v += M->x[k] * in[M->j[k] - s];
             t[r] = v;
         }
-        s = e;
     }
 }
 

@@ -35,7 +35,8 @@
 #endif
 #endif
 #ifndef CALLGRIND_TOGGLE_COLLECT
-#define CALLGRIND_TOGGLE_COLLECT   /* no valgrind headers: the count is of the whole run */
+#define CALLGRIND_TOGGLE_COLLECT   /* no valgrind headers: nothing is collected (and
+                                      stop_instructions.sh skips) */
 #endif
 
 #define ROUNDS 9

@@ -25,6 +25,10 @@ for dir in "$@"; do
     C=$(echo "$line" | sed -n 's/.*: \([0-9]*\) sweeps, \([0-9]*\) exact.*/\2/p')
     f=$(count "$dir" "$s" fused)
     n=$(count "$dir" "$s" none)
+    if [ "${n:-0}" = 0 ]; then   # built without valgrind's headers: no toggle, no count
+      echo "callgrind collected nothing (bench_stop built without <valgrind/callgrind.h>): skipped"
+      exit 77
+    fi
     awk -v nm="$name" -v s="$s" -v K="$K" -v C="$C" -v f="$f" -v n="$n" -v N="$N" \
       'BEGIN { printf "%-24s %-9s %6d %6d %12.0f %12.0f %7.3f\n", nm, s, K, C, f / N, n / N, f / n }'
   done
