@@ -2,7 +2,8 @@
  * timing).
  *
  * 1. Recording run: the monitor computes the harness's own residual ||r||_2, ||r||_inf
- *    (lcp_residual) after every sweep.  It gives the history and the iteration count K.
+ *    (lcp_residual_ws, the same numbers as lcp_residual, its workspace allocated once for
+ *    the run) after every sweep.  It gives the history and the iteration count K.
  * 2. Timing runs: the same options with no monitor, no residual tests (tol < 0) and exactly
  *    K sweeps (direct solvers are rerun as they are).  One warm-up solve (three when it
  *    is under 1 ms: the least counts), then `reps'
@@ -36,6 +37,8 @@
 typedef struct recorder {
     const lcp_problem *P;
     double *w;
+    double *work;                /* lcp_residual_ws's, held for the whole recording run */
+    size_t nwork;
     bench_history *h;
     int failed;
 } recorder;
@@ -67,7 +70,7 @@ static void record(void *ctx, int iteration, const double *z)
 {
     recorder *r = ctx;
     lcp_residuals R;
-    lcp_residual(r->P, z, r->w, &R);
+    lcp_residual_ws(r->P, z, r->w, r->work, r->nwork, &R);
     if (history_push(r->h, iteration, R.r2, R.rinf, NAN) != 0) r->failed = 1;
 }
 
@@ -201,7 +204,14 @@ lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp
     bench_history local = {0};
     recorder rec = {.P = P, .h = h ? h : &local};
     rec.w = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
-    if (!rec.w) return r->status = LCP_ERR_NOMEM;
+    rec.nwork = lcp_residual_work(P);     /* the monitor's and the final residual's: none
+                                             allocated a sweep, none whose failure goes unseen */
+    rec.work = rec.nwork ? lcp_malloc(rec.nwork, sizeof(double)) : NULL;
+    if (!rec.w || (rec.nwork && !rec.work)) {
+        lcp_free(rec.w);
+        lcp_free(rec.work);
+        return r->status = LCP_ERR_NOMEM;
+    }
     if (h) {
         o.monitor = record;
         o.monitor_ctx = &rec;
@@ -210,7 +220,7 @@ lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp
     r->status = lcp_solve(s, P, &o, z, &r->info);
     r->iterations = r->info.iterations;
     if (r->status >= 0) {
-        lcp_residual(P, z, rec.w, &r->res);                 /* the harness's own residual */
+        lcp_residual_ws(P, z, rec.w, rec.work, rec.nwork, &r->res); /* the harness's own */
         if (P->zref) lcp_ref_distance(P, z, &r->zdiff, &r->wdiff);
     }
     if (r->status >= 0 && reps > 0 && timing(P, s, opt, z_start, reps, r) != 0)
@@ -225,6 +235,7 @@ lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp
     if (rec.failed) r->status = LCP_ERR_NOMEM;
     bench_history_free(&local);
     lcp_free(rec.w);
+    lcp_free(rec.work);
     return r->status;
 }
 

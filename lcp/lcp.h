@@ -182,8 +182,19 @@ typedef struct lcp_residuals {
 
 /* w (out, m entries) = A z + q and the residual norms of z.  The only residual function.
  * Without A (LCP_READ_SKIP_A): w = J (Minv (J^T z)) + E z + q, equal to A z + q to rounding
- * (it allocates 2n doubles; when that fails every norm is +inf and w is NaN). */
+ * (it allocates lcp_residual_work(P) doubles; when that fails every norm is +inf and w is
+ * NaN). */
 LCP_API void lcp_residual(const lcp_problem *P, const double *z, double *w, lcp_residuals *R);
+/* The doubles of workspace the residual needs on P: 0 when P holds A; without A, n when
+ * Minv is block diagonal (blocks of at most 64 rows), else 2n.  One pass over Minv's
+ * pattern. */
+LCP_API size_t lcp_residual_work(const lcp_problem *P);
+/* lcp_residual with the caller's workspace (work: nwork >= lcp_residual_work(P) doubles,
+ * NULL when that is 0), allocating nothing: the same w and residuals bit for bit.  For a
+ * caller that takes a residual after every sweep (the harness's monitor), or that must
+ * tell a refused allocation (its own, reported) from a z whose residual is +inf. */
+LCP_API void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
+                             size_t nwork, lcp_residuals *R);
 /* Effective bounds of row i at z (friction coupling applied). */
 LCP_API void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
 /* Distances to the reference: ||z - zref||_inf / max(1, ||zref||_inf) and the same in w.

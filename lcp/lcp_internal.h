@@ -55,12 +55,7 @@ void lcp_csr_rows_free(lcp_csr_rows *r);
 void lcp_product(const lcp_problem *P, const double *z, double *w, double *work, size_t nwork,
                  int mf);
 
-/* lcp_residual with caller-given workspace: work holds nwork >= lcp_residual_work(P) doubles
- * (0 when P holds A; without A, for J (Minv (J^T z)): n when Minv is block diagonal, else
- * 2n) */
-size_t lcp_residual_work(const lcp_problem *P);
-void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
-                     size_t nwork, lcp_residuals *R);
+/* lcp_residual_work and lcp_residual_ws: lcp.h */
 /* its first pass alone: w = A z + q and ||r||_2, ||r||_inf (the same numbers, the same
  * arithmetic), without ||q||, complementarity and bound violation: what the iteration
  * loop's test and lcp_info read */

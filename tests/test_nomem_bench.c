@@ -15,7 +15,8 @@
  *   - no allocation left live (the counter's live count; ASan's leak checker in its build);
  * and the first k that no longer fails gives the unarmed exit status, an empty stderr and
  * the same files (contents compared where they hold no times).
- * Commands: solve of a 9-row friction instance with pgs and ldlt-ref; a run of a suite of
+ * Commands: solve of a 9-row friction instance with pgs and ldlt-ref, and with pgs alone read
+ * without A (--lean) recording its history; a run of a suite of
  * that instance and one captured 3-disk stack step x two solvers (no timing runs, no plots);
  * capture of two steps of the same stack.
  * Cost: about 3000 commands, a few seconds (ASan: about 30 s).
@@ -268,6 +269,12 @@ int main(int argc, char **argv)
 
     char *solve[NARG] = {"solve", inst, "--solver", "pgs,ldlt-ref", "--reps", "0", NULL};
     test_cmd("solve/three-spheres-step1/pgs,ldlt-ref", bench_cmd_solve, solve, NULL);
+    /* read without A, histories recorded: the monitor's residual workspace (Minv's blocks) */
+    char hist[1100];
+    snprintf(hist, sizeof hist, "%s/hist", tmpdir);
+    char *lean[NARG] = {"solve", inst, "--solver", "pgs", "--lean", "--reps", "0", "--history",
+                        hist, "--force", NULL};
+    test_cmd("solve/three-spheres-step1/pgs-lean-history", bench_cmd_solve, lean, hist);
     char *run[NARG] = {"run", suite, "--out", out, "--force", "--no-plots", NULL};
     test_cmd("run/three-spheres-and-stack-3-x-pgs,ldlt-ref", bench_cmd_run, run, out);
     char *capture[NARG] = {"capture", "stack", "--param", "n=3", "--at", "1,2", "--out", cap,

@@ -234,6 +234,15 @@ static void test_factored_product(void)
         ok(memcmp(w, wm, sizeof(double) * (size_t)P.m) == 0 && lcp_residual_work(&P) == want,
            "residual/factored-product-%s: w bit for bit, workspace %zu doubles (n = %d)",
            kind[c], lcp_residual_work(&P), P.n);
+        /* the caller's workspace, exactly lcp_residual_work doubles: the same w and norms */
+        size_t nw = lcp_residual_work(&P);
+        double *work = malloc(sizeof(double) * nw), *ww = malloc(sizeof(double) * (size_t)P.m);
+        lcp_residuals Rw;
+        lcp_residual_ws(&P, z, ww, work, nw, &Rw);
+        ok(memcmp(ww, w, sizeof(double) * (size_t)P.m) == 0 && memcmp(&Rw, &R, sizeof R) == 0,
+           "residual/caller-workspace-%s: lcp_residual_ws = lcp_residual bit for bit", kind[c]);
+        free(work);
+        free(ww);
         free(z);
         free(w);
         free(wm);
