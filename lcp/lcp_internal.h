@@ -247,7 +247,8 @@ typedef struct lcp_orderer {
     int m;
     int *perm;        /* m: the current order */
     void *sort;       /* m (key, row) pairs: sort workspace (error, mass) */
-    double *w;        /* m: workspace for the error ordering */
+    double *w;        /* the error ordering: w (m), then the residual's workspace (nwork) */
+    size_t nwork;
     uint64_t rng;     /* generator state (random, random8) */
     const lcp_problem *P;
 } lcp_orderer;

@@ -90,7 +90,10 @@ lcp_status lcp_order_init(lcp_orderer *o, const lcp_problem *P, const lcp_option
     o->rng = opt->seed;
     o->perm = lcp_malloc((size_t)P->m, sizeof(int));
     o->sort = lcp_malloc((size_t)P->m, sizeof(keyed));
-    if (o->kind == LCP_ORDER_ERROR) o->w = lcp_malloc((size_t)P->m, sizeof(double));
+    if (o->kind == LCP_ORDER_ERROR) {        /* without A, the residual's workspace too */
+        o->nwork = lcp_residual_work(P);
+        o->w = lcp_malloc((size_t)P->m + o->nwork, sizeof(double));
+    }
     if (!o->perm || !o->sort || (o->kind == LCP_ORDER_ERROR && !o->w)) {
         lcp_order_free(o);
         return LCP_ERR_NOMEM;
@@ -166,7 +169,7 @@ const int *lcp_order_next(lcp_orderer *o, int k, const double *z)
         break;
     case LCP_ORDER_ERROR: {
         lcp_residuals R;
-        lcp_residual(o->P, z, o->w, &R);                         /* w = A z + q */
+        lcp_residual_ws(o->P, z, o->w, o->w + o->m, o->nwork, &R);  /* w = A z + q */
         keyed *t = o->sort;
         for (int i = 0; i < o->m; i++) {
             double lo, hi;

@@ -282,6 +282,19 @@ int main(int argc, char **argv)
             if (t == 0 && strcmp(sn, "pgs") == 0)                   /* orderings' workspace */
                 for (int o = LCP_ORDER_REVERSE; o <= LCP_ORDER_MASS; o++)
                     test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, (lcp_order)o, 0);
+            if (t == 0 && strcmp(sn, "pgs") == 0) {      /* the error ordering without A */
+                lcp_read_options ro;
+                lcp_problem Pf;
+                char nf[300];
+                lcp_read_options_default(&ro);
+                ro.skip = LCP_READ_SKIP_A;
+                snprintf(nf, sizeof nf, "%s-without-A", names[t]);
+                if (lcp_read_instance_opt(dir, &ro, &Pf, msg, sizeof msg) == LCP_OK) {
+                    test_solver(&solvers[s], &Pf, nf, LCP_FORM_AUTO, LCP_ORDER_ERROR, 0);
+                    lcp_problem_free(&Pf);
+                } else
+                    ok(0, "nomem/%s: read without A: %s", names[t], msg);
+            }
             if (t == 0 && strcmp(sn, "jacobi") == 0)                /* power iteration */
                 test_solver(&solvers[s], &P, names[t], LCP_FORM_AUTO, LCP_ORDER_NATURAL, 1);
             int layout = strcmp(sn, "pgs") == 0 && lcp_problem_has_factors(&P);
