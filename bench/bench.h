@@ -81,6 +81,11 @@ int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, lo
 int bench_parse_factor_tol(const char *cmd, const char *s, double *out);
 /* one error line on stderr: "lcpbench CMD: ..." */
 void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fflush(stdout), keeping the errno of the first failure (a full disk, a closed file) */
+void bench_flush_stdout(void);
+/* A command's exit status once standard output is flushed: output lost (printf's failures set
+ * the stream's error flag) is an error, one line naming the stream, rc or else 2 */
+int bench_stdout_status(const char *cmd, int rc);
 
 /* ---- clock and provenance -------------------------------------------------------------- */
 double bench_now(void); /* monotonic seconds (CLOCK_MONOTONIC) */

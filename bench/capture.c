@@ -90,7 +90,7 @@ static lcp_status capture_hook(void *vctx, const prob_world *W, const lcp_proble
         return st;
     }
     printf("%s\n", dir);
-    fflush(stdout);
+    bench_flush_stdout();
     c->written++;
     return LCP_OK;
 }

@@ -216,15 +216,25 @@ typedef struct bench_stage {
     char work[BENCH_PATH + 32];/* where the command writes: DIR.tmpPID */
     char old[BENCH_PATH + 32]; /* DIR.oldPID during the swap */
     int slot;
+    int failures;              /* bench_write_failures() when it was opened */
 } bench_stage;
 /* Refuse a non-empty dir unless force (one error line, 1), else create s->work with its
  * INCOMPLETE mark: 0. */
 int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force);
-/* ok: put s->work in place of s->dir (0, or 1 with one error line); !ok: remove s->work. */
+/* ok: put s->work in place of s->dir (0, or 1 with one error line); !ok: remove s->work.
+ * A file that could not be written since the stage was opened (bench_write_failures: a full
+ * disk) makes the folder incomplete: it is removed as with !ok, s->dir stays as it was, and
+ * 1 is returned with no further line (the failed write printed its own). */
 int bench_stage_commit(const char *cmd, bench_stage *s, int ok);
 /* Move every file of s->work into s->dir (created), keeping the other files of s->dir; a
- * file that exists there is refused (one error line each) unless force.  0, or 1. */
+ * file that exists there is refused (one error line each) unless force.  0, or 1.  After a
+ * failed write (as above) nothing is moved: 1. */
 int bench_stage_merge(const char *cmd, bench_stage *s, int force);
+/* How many output files (bench_out) could not be opened or written so far in this process:
+ * a stage compares it with its count at opening, the grid loop stops when it grows. */
+int bench_write_failures(void);
+/* count a write that failed elsewhere (the library's writers: LCP_ERR_IO) */
+void bench_write_failed(void);
 /* 1 with one error line when dir holds the INCOMPLETE mark, else 0 */
 int bench_incomplete(const char *cmd, const char *dir);
 /* remove a file or a folder tree (async-signal-safe; errors ignored) */

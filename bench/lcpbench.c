@@ -108,14 +108,15 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+        return bench_stdout_status("--help", argc < 2 ? 2 : 0);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("lcpbench %s (git %s)\n", LCPBENCH_VERSION, LCPBENCH_GIT);
-        return 0;
+        return bench_stdout_status("--version", 0);
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-        if (strcmp(argv[1], commands[k].name) == 0) return commands[k].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[k].name) == 0)
+            return bench_stdout_status(argv[1], commands[k].fn(argc - 1, argv + 1));
     fprintf(stderr, "lcpbench: unknown command '%s' (lcpbench --help lists them)\n", argv[1]);
     return 2;
 }

@@ -169,6 +169,7 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
     for (long c = 0; c < bench_suite_runs(S); c++) total += c % n == mine;
     bench_progress prog;
     bench_progress_start(&prog, cmd, total);
+    const int unwritten = bench_write_failures();
     if (out->quiet) prog.tty = 0;
     for (int i = 0; i < S->ninst; i++) {
         const bench_inst *I = &S->inst[i];
@@ -208,10 +209,11 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
                 break;
             }
             failed |= f;
+            if (bench_write_failures() != unwritten) break;   /* a full disk: stop here */
         }
         lcp_free(z);
         lcp_problem_free(&P);
-        if (failed == BENCH_NOMEM) break;
+        if (failed == BENCH_NOMEM || bench_write_failures() != unwritten) break;
     }
     bench_progress_end(&prog);
     return failed;

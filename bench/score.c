@@ -245,7 +245,7 @@ int bench_cmd_score(int argc, char **argv)
         rc = z ? bench_iterates_read(CMD, hist, P.m, z, score_iterate, &c) : 1;
         if (!z) bench_error(CMD, "%s: out of memory", inst);
     }
-    fflush(stdout);
+    bench_flush_stdout();
     lcp_free(z);
     lcp_free(w);
     lcp_problem_free(&P);

@@ -290,7 +290,7 @@ static void solve_row(void *ctx, const bench_row *w)
     csv_num(ok && r->info.shape ? r->info.beta : NAN);
     csv_num(ok && r->info.shape ? r->info.gamma : NAN);
     printf(",%s\n", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "");
-    fflush(stdout);
+    bench_flush_stdout();
 }
 
 /* write z to PATH unless it exists (without --force); 0 or 1 (error printed) */
@@ -302,7 +302,9 @@ static int write_z(const char *opt, const char *path, int force, const lcp_probl
         bench_error(CMD, "%s: %s exists (use --force to replace it)", opt, path);
         return 1;
     }
-    if (lcp_write_vector(path, P->m, z, msg, sizeof msg) != LCP_OK) {
+    lcp_status st = lcp_write_vector(path, P->m, z, msg, sizeof msg);
+    if (st != LCP_OK) {
+        if (st == LCP_ERR_IO) bench_write_failed();
         bench_error(CMD, "%s: %s", opt, msg);
         return 1;
     }
@@ -366,7 +368,7 @@ int bench_cmd_solve(int argc, char **argv)
         printf("instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,"
                "time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,"
                "omega,beta,gamma,shape\n");
-        fflush(stdout);
+        bench_flush_stdout();
         bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
                            .ctx = &a, .force = a.force, .lean = a.lean};
         rc = bench_grid_loop(CMD, &S, &sink);

@@ -646,6 +646,7 @@ static lcp_status cap_hook(void *vctx, const prob_world *W, const lcp_problem *P
     if (step != c->want) return LCP_OK;
     lcp_status st = lcp_write_instance(c->dir, P, c->msg, c->msglen);
     if (st == LCP_OK) c->done = 1;
+    if (st == LCP_ERR_IO) bench_write_failed();          /* the folder it fills is incomplete */
     return st;
 }
 

@@ -335,8 +335,9 @@ static int table(int argc, char **argv, const bench_mpi *m)
     rc = tb->fn(&t);
     char prov[BENCH_PATH + 32];
     snprintf(prov, sizeof prov, "%s/provenance.json", t.out);
-    if (rc != 2 && (m ? bench_mpi_provenance(m, CMD, prov, argc, argv)
-                      : bench_provenance_json(CMD, t.out, argc, argv)) != 0)
+    if (rc != 2 && bench_write_failures() == stage.failures &&   /* not in a lost folder */
+        (m ? bench_mpi_provenance(m, CMD, prov, argc, argv)
+           : bench_provenance_json(CMD, t.out, argc, argv)) != 0)
         rc = 1;
     if (bench_stage_commit(CMD, &stage, rc != 2)) rc = 1;
     return rc;

@@ -205,6 +205,20 @@ static void say(char *msg, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* output folders and files that could not be made or written (bench_mkdir_p,
+ * bench_out_open, bench_out_commit): a staged folder is complete only while this stays */
+static int write_failures;
+
+int bench_write_failures(void)
+{
+    return write_failures;
+}
+
+void bench_write_failed(void)
+{
+    write_failures++;
+}
+
 int bench_mkdir_p(const char *dir, char *msg, size_t msglen)
 {
     char buf[4096];
@@ -218,6 +232,7 @@ int bench_mkdir_p(const char *dir, char *msg, size_t msglen)
             *s = 0;
             if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
                 say(msg, msglen, "%s: cannot create folder: %s", buf, strerror(errno));
+                write_failures++;
                 return -1;
             }
             struct stat st;
@@ -355,6 +370,7 @@ int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     s->slot = -1;
+    s->failures = write_failures;
     if (n + 32 >= sizeof s->dir) {
         bench_error(cmd, "%s: path too long", dir);
         return 1;
@@ -390,11 +406,12 @@ int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force
 
 int bench_stage_commit(const char *cmd, bench_stage *s, int ok)
 {
-    if (!ok) {
+    int lost = ok && write_failures != s->failures;  /* incomplete: a file was not written */
+    if (!ok || lost) {
         bench_remove_tree(s->work);
         clean_drop(s->slot);
         s->slot = -1;
-        return 0;
+        return lost;
     }
     char mark[sizeof s->work + 16];
     snprintf(mark, sizeof mark, "%s/INCOMPLETE", s->work);
@@ -424,6 +441,7 @@ int bench_stage_merge(const char *cmd, bench_stage *s, int force)
 {
     char mark[sizeof s->work + 16], msg[8400];
     snprintf(mark, sizeof mark, "%s/INCOMPLETE", s->work);
+    if (write_failures != s->failures) return bench_stage_commit(cmd, s, 1);  /* none moved */
     unlink(mark);
     int bad = bench_mkdir_p(s->dir, msg, sizeof msg) != 0;
     if (bad) bench_error(cmd, "%s", msg);
@@ -480,6 +498,7 @@ int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t 
     if (!o->f) {
         clean_drop(o->slot);
         say(msg, msglen, "%s: cannot write: %s", path, strerror(errno));
+        write_failures++;
         return -1;
     }
     return 0;
@@ -488,14 +507,20 @@ int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t 
 int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen)
 {
     if (!o->f) return -1;
-    int bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
+    errno = 0;
+    int bad = fflush(o->f) != 0, e = bad ? errno : 0;  /* the last buffer (a full disk) */
+    if (!bad && ferror(o->f)) bad = 1, e = EIO;   /* an earlier write's, its errno gone */
+    if (fclose(o->f) != 0 && !bad) bad = 1, e = errno;
     o->f = NULL;
     if (ok && !bad && rename(o->tmp, o->path) == 0) {
         clean_drop(o->slot);
         return 0;
     }
-    if (ok) say(msg, msglen, "%s: write failed: %s", o->path, strerror(errno));
+    if (ok && !bad) e = errno;                   /* the rename's */
+    if (ok) {
+        say(msg, msglen, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
+        write_failures++;
+    }
     remove(o->tmp);
     clean_drop(o->slot);
     return -1;
@@ -509,6 +534,24 @@ void bench_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
+}
+
+/* the errno of standard output's first failed flush (0: none yet) */
+static int stdout_errno;
+
+void bench_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 && !stdout_errno) stdout_errno = errno ? errno : EIO;
+}
+
+int bench_stdout_status(const char *cmd, int rc)
+{
+    bench_flush_stdout();
+    if (!ferror(stdout)) return rc;
+    bench_error(cmd, "standard output: write failed: %s",
+                strerror(stdout_errno ? stdout_errno : EIO));
+    return rc ? rc : 2;
 }
 
 int bench_opt(int argc, char **argv, int *k, const char *name, const char **val)
