@@ -331,7 +331,7 @@ int bench_plot_dir(const char *cmd, const char *dir, int quiet)
 
 int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_style style)
 {
-    char path[BENCH_PATH + 64], msg[8400];
+    char path[BENCH_PATH + 64];
     bench_csv T;
     if (bench_read_runs(cmd, dir, &T)) return 1;
     int ci = bench_csv_col(&T, "instance"), ch = bench_csv_col(&T, "history");
@@ -343,8 +343,8 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
         return 1;
     }
     snprintf(path, sizeof path, "%s/plots", dir);
-    if (bench_mkdir_p(path, msg, sizeof msg) != 0) {
-        bench_error(cmd, "%s", msg);
+    bench_stage st;                     /* the figures all moved into DIR/plots, or none */
+    if (bench_stage_open(cmd, &st, path, 1)) {
         bench_csv_free(&T);
         return 1;
     }
@@ -363,15 +363,19 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
             rows[n++] = s;
         }
         if (n == 0) continue;
-        int g = instance_figures(cmd, dir, path, inst, &T, rows, n, style);
+        int g = instance_figures(cmd, dir, st.work, inst, &T, rows, n, style);
         if (g == 1) missing = 1;
         else if (g < 0) rc = 1;
         figs += 2;
+        if (bench_write_failures() != st.failures) break;   /* a full disk: stop here */
     }
     if (!rows || !done) {
         bench_error(cmd, "out of memory");
         rc = 1;
     }
+    /* moved in unless out of memory or a file was not written; gnuplot's own failures keep
+     * their scripts and data (a warning each) */
+    if (rows && done ? bench_stage_merge(cmd, &st, 1) : bench_stage_commit(cmd, &st, 0)) rc = 1;
     if (missing)
         bench_error(cmd, "warning: gnuplot not found: wrote %d .gp scripts in %s, no images "
                          "(install gnuplot-nox, then run gnuplot FILE.gp there)", figs, path);

@@ -248,8 +248,10 @@ int bench_cmd_profile(int argc, char **argv)
     bench_style style = BENCH_STYLE_PAPER;
     int rc = parse(argc, argv, &dir, &cost, &style);
     if (rc) return rc == 3 ? 0 : rc;
-    char path[BENCH_PATH + 64], msg[8400];
+    char path[BENCH_PATH + 64];
     bench_csv T;
+    bench_stage st;
+    int staged = 0;
     if (bench_incomplete(CMD, dir) || bench_read_runs(CMD, dir, &T)) return 1;
     if (bench_csv_col(&T, "instance") < 0 || bench_csv_col(&T, "label") < 0 ||
         bench_csv_col(&T, "status") < 0 || T.nrow == 0) {
@@ -268,11 +270,16 @@ int bench_cmd_profile(int argc, char **argv)
     v = lcp_malloc((nps + 1), sizeof(double));
     kk = lcp_malloc((nps * NACC + 1), sizeof(double));
     snprintf(path, sizeof path, "%s/profile", dir);
-    if (!v || !kk || bench_mkdir_p(path, msg, sizeof msg) != 0) {
-        bench_error(CMD, "%s", !v || !kk ? "out of memory" : msg);
+    if (!v || !kk) {
+        bench_error(CMD, "out of memory");
         rc = 1;
         goto done;
     }
+    if (bench_stage_open(CMD, &st, path, 1)) {   /* its files all moved in, or none */
+        rc = 1;
+        goto done;
+    }
+    staged = 1;
     int missing = 0, figs = 0;
     static const char *const costs[3] = {"time", "iterations", "work"};
     for (int c = 0; c < 3; c++) {
@@ -282,8 +289,9 @@ int bench_cmd_profile(int argc, char **argv)
         snprintf(base, sizeof base, "perf-%s", costs[c]);
         snprintf(title, sizeof title, "performance profile: %s to the tolerance", costs[c]);
         snprintf(xl, sizeof xl, "log2(tau), tau = %s / best %s", costs[c], costs[c]);
-        rc |= figure(path, base, &P, v, 0.5, title, xl, style, &missing);
+        rc |= figure(st.work, base, &P, v, 0.5, title, xl, style, &missing);
         figs++;
+        if (bench_write_failures() != st.failures) goto done;   /* a full disk: stop */
     }
     for (int p = 0; p < P.np; p++)
         for (int s = 0; s < P.ns; s++) {
@@ -299,9 +307,12 @@ int bench_cmd_profile(int argc, char **argv)
         snprintf(base, sizeof base, "data-%.0e", accuracies[a]);
         snprintf(title, sizeof title, "data profile: ||r||_2 <= %.0e within k sweeps",
                  accuracies[a]);
-        rc |= figure(path, base, &P, v, 1.0, title, "sweeps k", style, &missing);
+        rc |= figure(st.work, base, &P, v, 1.0, title, "sweeps k", style, &missing);
         figs++;
+        if (bench_write_failures() != st.failures) goto done;
     }
+    if (bench_stage_merge(CMD, &st, 1)) rc = 1;
+    staged = 0;
     if (missing)
         bench_error(CMD, "warning: gnuplot not found: wrote %d .gp scripts and data in %s, no "
                          "images (install gnuplot-nox, then run gnuplot FILE.gp there)", figs,
@@ -310,6 +321,7 @@ int bench_cmd_profile(int argc, char **argv)
         fprintf(stderr, "lcpbench profile: %d figures over %d instances x %d settings in %s\n",
                 figs, P.np, P.ns, path);
 done:
+    if (staged && bench_stage_merge(CMD, &st, 1)) rc = 1;   /* a full disk: none moved */
     lcp_free(P.inst);
     lcp_free(P.label);
     lcp_free(P.row);

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# full_disk.sh LCPBENCH MKINST: what a full disk leaves (README, "The harness", output
-# files).  Results of `run', `solve --history --solution', `capture', `convert' and `table'
-# are written to a small tmpfs, the tmpfs is filled, and each command is run again over
-# them with --force and other settings (other contents): it must exit non-zero with exactly
-# one line naming a file and the reason (ENOSPC), leave the previous files byte-identical
-# and no temporary beside them.  Then
-# standard output itself on a full device (/dev/full): `solve', `list', `simulate' and
-# `--version' must exit 2 with one line naming standard output, not 0 with their output
-# lost.  Skipped (77 in meson's terms: TAP's SKIP) where a tmpfs cannot be mounted (not
-# root, or a container without the right).
+# full_disk.sh LCPBENCH MKINST: what a full disk leaves (README, "The harness", a full
+# disk).  Results of `run' (with its plots and `profile'), `solve --history --solution',
+# `capture', `convert' and `table' are written to a small tmpfs, the tmpfs is filled, each
+# command is run again over them with --force and other settings (other contents), and
+# `plot' and `profile' redraw the run's figures in another style: each must exit non-zero
+# with exactly one line naming a file and the reason (ENOSPC), leave the previous files
+# byte-identical and no temporary beside them.  Then standard output on a full device
+# (/dev/full): `solve', `list', `simulate' and `--version' must exit 2 with one line naming
+# standard output, not 0 with their output lost.  Skipped (TAP's 1..0 # SKIP) where a
+# tmpfs cannot be mounted (not root, or a container without the right).
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2
@@ -27,7 +27,8 @@ printf 'instance %s\nset reps=1 maxit=60\nsolver pgs omega=1.2\nsolver jacobi\n'
   >"$T/suite2.txt"
 
 # the previous results, written while there is room
-"$LB" run "$T/suite.txt" --out "$D/R" --no-plots >/dev/null 2>&1 &&
+"$LB" run "$T/suite.txt" --out "$D/R" >/dev/null 2>&1 &&
+  "$LB" profile "$D/R" >/dev/null 2>&1 &&
   "$LB" solve "$T/i1" --solver pgs --reps 1 --history "$D/H" --solution "$D/S" >/dev/null 2>&1 &&
   "$LB" capture stack --param n=3 --at 1,2 --out "$D/C" >/dev/null 2>&1 &&
   "$LB" convert "$T/i1" "$D/i1.ode" >/dev/null 2>&1 &&
@@ -54,6 +55,8 @@ full "solve --history --solution" "$LB" solve "$T/i1" --solver pgs --reps 1 --ma
 full "capture" "$LB" capture stack --param n=4 --at 1,2 --out "$D/C" --force
 full "convert" "$LB" convert "$T/i2" "$D/i1.ode" --force
 full "table" "$LB" table reorder --out "$D/T" --force
+full "plot" "$LB" plot "$D/R" --style mono
+full "profile" "$LB" profile "$D/R" --style mono
 
 # room again: the same commands write over the previous results
 rm -f "$D/fill"
