@@ -42,8 +42,10 @@
 #include <unistd.h>
 
 #ifdef LCPBENCH_HAVE_FCLIB
+#include <fcntl.h>
 #include <fclib.h>
 #include <hdf5.h>
+#include <sys/wait.h>
 #endif
 
 static const char *CMD = "convert";
@@ -829,6 +831,52 @@ static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
     return LCP_OK;
 }
 
+/* ONE LIBFCLIB WRITE IN A CHILD PROCESS.  When a write fails (a full disk), libfclib prints
+ * its own error, HDF5 its error stack, and the file stays open inside HDF5, whose exit
+ * handler then cannot close it and prints "infinite loop closing library" with a screenful
+ * of codes.  So each write runs in a forked child whose standard output and error are
+ * discarded and which leaves by _exit (no exit handler): 0 when written, else the errno
+ * the failed write left (ENOSPC on a full disk) or 255.  The parent prints one line. */
+typedef struct fc_job {
+    const struct fclib_local *L;      /* fclib_write_local, or */
+    struct fclib_solution *g;         /* the guess (guess = 1) or the solution */
+    int guess;
+    const char *tmp;
+} fc_job;
+
+static int fc_child(const fc_job *j)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+        }
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        errno = 0;
+        int ok = j->L ? fclib_write_local((struct fclib_local *)j->L, j->tmp)
+               : j->guess ? fclib_write_guesses(1, j->g, j->tmp)
+                          : fclib_write_solution(j->g, j->tmp);
+        _exit(ok ? 0 : errno > 0 && errno < 255 ? errno : 255);
+    }
+    int status = 0;
+    if (pid < 0) return errno ? errno : 255;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return 255;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+}
+
+/* fail() for a child's status: the reason when it left one */
+static lcp_status fc_failed(int code, char *msg, size_t len, const char *path, const char *what)
+{
+    if (code > 0 && code < 255)
+        return fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the %s: %s", path, what,
+                    strerror(code));
+    return fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the %s", path, what);
+}
+
 /* z0 and zref as FCLIB's guess and solution (r, in FCLIB's row order) into tmp */
 static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const int *pos,
                                  int mc, int nf, const char *tmp, const char *path, char *msg,
@@ -843,12 +891,13 @@ static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const i
         if (P->z0) z0[at] = P->z0[i];
         if (P->zref) zr[at] = P->zref[i];
     }
+    int code;
     g.r = z0;
-    if (st == LCP_OK && P->z0 && !fclib_write_guesses(1, &g, tmp))
-        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the guess", path);
+    if (st == LCP_OK && P->z0 && (code = fc_child(&(fc_job){NULL, &g, 1, tmp})) != 0)
+        st = fc_failed(code, msg, len, path, "guess");
     g.r = zr;
-    if (st == LCP_OK && P->zref && !fclib_write_solution(&g, tmp))
-        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the solution", path);
+    if (st == LCP_OK && P->zref && (code = fc_child(&(fc_job){NULL, &g, 0, tmp})) != 0)
+        st = fc_failed(code, msg, len, path, "solution");
     lcp_free(z0);
     lcp_free(zr);
     return st;
@@ -930,8 +979,9 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     /* written under a temporary name, renamed into place when whole */
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    if (st == LCP_OK && !fclib_write_local(&L, tmp))
-        st = fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the problem", path);
+    int code;
+    if (st == LCP_OK && (code = fc_child(&(fc_job){&L, NULL, 0, tmp})) != 0)
+        st = fc_failed(code, msg, len, path, "problem");
     if (st == LCP_OK && (P->z0 || P->zref))
         st = fc_write_guess(P, where, pos, mc, nf, tmp, path, msg, len);
     if (st == LCP_OK && rename(tmp, path) != 0)

@@ -34,6 +34,8 @@ printf 'instance %s\nset reps=1 maxit=60\nsolver pgs omega=1.2\nsolver jacobi\n'
   "$LB" convert "$T/i1" "$D/i1.ode" >/dev/null 2>&1 &&
   "$LB" table reorder --out "$D/T" >/dev/null 2>&1 ||
   { echo "Bail out! the first results could not be written"; exit 1; }
+fclib=0   # convert to FCLIB (HDF5 through libfclib) where lcpbench was built with it
+"$LB" convert "$T/i1" "$D/f.h5" >/dev/null 2>&1 && fclib=1
 tree() { (cd "$D" && find . -path ./fill -prune -o -type f -print0 | sort -z | xargs -0 sha256sum); }
 tree >"$T/before"
 same() { tree >"$T/now" && cmp -s "$T/now" "$T/before"; }
@@ -54,6 +56,9 @@ full "solve --history --solution" "$LB" solve "$T/i1" --solver pgs --reps 1 --ma
   --history "$D/H" --solution "$D/S" --force
 full "capture" "$LB" capture stack --param n=4 --at 1,2 --out "$D/C" --force
 full "convert" "$LB" convert "$T/i2" "$D/i1.ode" --force
+if [ "$fclib" = 1 ]; then   # libfclib and HDF5 print nothing of their own
+  full "convert to FCLIB" "$LB" convert "$T/i2" "$D/f.h5" --force
+fi
 full "table" "$LB" table reorder --out "$D/T" --force
 full "plot" "$LB" plot "$D/R" --style mono
 full "profile" "$LB" profile "$D/R" --style mono
