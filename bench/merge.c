@@ -21,9 +21,10 @@ static const char *CMD = "merge";
 static int copy_file(const char *from, const char *to)
 {
     char msg[8400], buf[65536];
-    FILE *in = fopen(from, "rb");
+    const char *why;
+    FILE *in = bench_fopen_read(from, &why);
     if (!in) {
-        bench_error(CMD, "%s: cannot read: %s", from, strerror(errno));
+        bench_error(CMD, "%s: cannot read: %s", from, why);
         return 1;
     }
     bench_out o;

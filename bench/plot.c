@@ -97,9 +97,10 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
 int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
 {
     memset(T, 0, sizeof *T);
-    FILE *f = fopen(path, "r");
+    const char *why;
+    FILE *f = bench_fopen_read(path, &why);
     if (!f) {
-        snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(msg, msglen, "%s: cannot read: %s", path, why);
         return -1;
     }
     size_t cap = 1 << 16, n = 0, got;

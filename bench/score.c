@@ -97,9 +97,10 @@ static int number(const char *s, double *v) { return numeric(s, v) && isfinite(*
 int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
                         bench_iterate_fn *fn, void *ctx)
 {
-    FILE *f = fopen(path, "r");
+    const char *why;
+    FILE *f = bench_fopen_read(path, &why);
     if (!f) {
-        bench_error(cmd, "%s: cannot open: %s", path, strerror(errno));
+        bench_error(cmd, "%s: cannot open: %s", path, why);
         return 1;
     }
     int cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;

@@ -60,9 +60,10 @@ static void help(void)
 
 static int read_perm(const char *file, int **perm, int *count)
 {
-    FILE *f = fopen(file, "r");
+    const char *why;
+    FILE *f = bench_fopen_read(file, &why);
     if (!f) {
-        bench_error(CMD, "%s: cannot read permutation: %s", file, strerror(errno));
+        bench_error(CMD, "%s: cannot read permutation: %s", file, why);
         return -1;
     }
     int cap = 64, n = 0, *p = lcp_malloc((size_t)cap, sizeof(int));

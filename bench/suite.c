@@ -575,14 +575,15 @@ int bench_suite_load(const char *cmd, const char *arg, const char *capdir, int f
 {
     const char *text = bench_suite_builtin(arg);
     if (text) return bench_suite_parse(cmd, text, arg, ".", capdir, force, S);
-    FILE *f = fopen(arg, "r");
+    const char *why;
+    FILE *f = bench_fopen_read(arg, &why);
     if (!f) {
-        if (!strchr(arg, '/') && !strchr(arg, '.')) {
+        if (!strchr(arg, '/') && !strchr(arg, '.') && errno == ENOENT) {
             bench_error(cmd, "unknown suite '%s' (built-in: smoke, amgs, friction; or a file)",
                         arg);
             return 2;
         }
-        bench_error(cmd, "%s: cannot read suite file: %s", arg, strerror(errno));
+        bench_error(cmd, "%s: cannot read suite file: %s", arg, why);
         return 1;
     }
     size_t cap = 4096, n = 0;

@@ -80,6 +80,22 @@ cp "$T/out" "$T/perm.csv"
 run "$LB" solve "$T/inst" --solver pgs --order reverse --reps 0
 ok "solve/perm-file-equals-reverse" bash -c "[ \"\$(cut -d, -f3-6 $T/perm.csv)\" = \"\$(cut -d, -f3-6 $T/out)\" ]"
 
+# a FIFO (which would block a reader forever) or a folder where a text file is read: refused
+# at once, one line each (run's suite, plot's and profile's runs.csv, a permutation file)
+mkfifo "$T/fifo" && mkdir -p "$T/fifodir" && mkfifo "$T/fifodir/runs.csv"
+not_regular() {   # not_regular NAME ARGS...: exit 1 or 2 within 20 s, one line
+  local name=$1; shift
+  run timeout 20 "$LB" "$@"
+  ok "bad/not-regular/$name" \
+    eval '{ rc_is 1 || rc_is 2; } && one_line_err "not a regular file"'
+}
+not_regular run-suite-fifo run "$T/fifo" --out "$T/fo"
+not_regular run-suite-folder run "$T/fifodir" --out "$T/fo"
+not_regular plot-runs-csv-fifo plot "$T/fifodir"
+not_regular profile-runs-csv-fifo profile "$T/fifodir"
+not_regular solve-perm-fifo solve "$T/inst" --solver pgs --order "perm:$T/fifo"
+ok "bad/not-regular/nothing-written" test ! -e "$T/fo"
+
 for c in list solve; do
   run "$LB" $c --help
   ok "help/$c" bash -c "[ \$(cat $T/rc) = 0 ] && grep -q usage $T/out"
