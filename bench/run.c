@@ -567,7 +567,9 @@ static int mpi_cmd_run(const bench_mpi *m, const char *suite, const char *out, i
     }
     rc = grid_deal(CMD, m, &S, stage.work, 0, argc, argv);
     bench_suite_free(&S);
-    if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
+    if (plots && bench_write_failures() == stage.failures &&   /* not a lost folder's */
+        bench_plot_dir(CMD, stage.work, 0) != 0)
+        rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;
 }
@@ -723,7 +725,9 @@ int bench_cmd_run(int argc, char **argv)
         bench_stage_commit(CMD, &stage, 0);
         return 1;
     }
-    if (plots && bench_plot_dir(CMD, stage.work, 0) != 0) rc = 1;
+    if (plots && bench_write_failures() == stage.failures &&   /* not a lost folder's */
+        bench_plot_dir(CMD, stage.work, 0) != 0)
+        rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
     return rc;
 }

@@ -49,9 +49,10 @@ full() {   # full NAME COMMAND...: rerun over the previous results on the full d
   run "$@"
   ok "$name: non-zero exit" test "$(cat "$T/rc")" != 0
   ok "$name: one line naming the file and ENOSPC" one_line_err "$D/.*No space left on device"
+  ok "$name: the file named as the user wrote it, not its temporary" eval '! grep -q "\.tmp[0-9]" "$T/err"' 
   ok "$name: the previous files byte-identical, no temporary" eval 'same && no_tmp'
 }
-full "run" "$LB" run "$T/suite2.txt" --out "$D/R" --no-plots --force
+full "run" "$LB" run "$T/suite2.txt" --out "$D/R" --force
 full "solve --history --solution" "$LB" solve "$T/i1" --solver pgs --reps 1 --maxit 30 \
   --history "$D/H" --solution "$D/S" --force
 full "capture" "$LB" capture stack --param n=4 --at 1,2 --out "$D/C" --force
