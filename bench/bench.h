@@ -135,6 +135,10 @@ int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen);
 /* the forked measurement child (0: none), killed too when a signal ends the command (the
  * temporary files of bench_out_open are removed then; harness.h, interrupted commands) */
 void bench_cleanup_child(long pid);
+/* a temporary file written by other means than bench_out (libfclib's), removed when a
+ * signal ends the command: its slot (-1 when none is free), then bench_cleanup_done */
+int bench_cleanup_file(const char *path);
+void bench_cleanup_done(int slot);
 
 /* ---- residual history -------------------------------------------------------------------- */
 typedef struct bench_history {

@@ -979,7 +979,7 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     /* written under a temporary name, renamed into place when whole */
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    int code;
+    int code, clean = bench_cleanup_file(tmp);    /* removed if a signal ends the command */
     if (st == LCP_OK && (code = fc_child(&(fc_job){&L, NULL, 0, tmp})) != 0)
         st = fc_failed(code, msg, len, path, "problem");
     if (st == LCP_OK && (P->z0 || P->zref))
@@ -987,6 +987,7 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     if (st == LCP_OK && rename(tmp, path) != 0)
         st = fail(msg, len, LCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     if (st != LCP_OK) remove(tmp); /* nothing half-written */
+    bench_cleanup_done(clean);
     if (st == LCP_ERR_NOMEM) fail(msg, len, st, "%s: out of memory", path);
     fc_free_matrix(L.W);
     fc_free_matrix(L.V);

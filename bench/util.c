@@ -366,6 +366,16 @@ static void clean_drop(int slot)
     if (slot >= 0 && slot < NCLEAN) cleanup.used[slot] = 0;
 }
 
+int bench_cleanup_file(const char *path)
+{
+    return clean_add(path, 1);
+}
+
+void bench_cleanup_done(int slot)
+{
+    clean_drop(slot);
+}
+
 void bench_cleanup_child(long pid)
 {
     cleanup.child = (sig_atomic_t)pid;
