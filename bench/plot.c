@@ -25,42 +25,61 @@
 /* Parse the CSV text in buf (n bytes, NUL at buf[n]) in place, per RFC 4180: fields split at
  * commas outside quotes, "" inside quotes is one quote, quoted fields may hold commas and
  * line breaks; CRLF or LF ends a record; blank lines and "#" lines before the header are
- * skipped.  cells[] receives the field starts, rowlen[] the fields per record; returns the
- * number of records, or -1 when out of memory. */
-static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell)
+ * skipped.  cells[] receives the field starts, rowlen[] the fields per record and line[] the
+ * line each record starts on; returns the number of records, -1 when out of memory, or -2
+ * with *bad the line of a quoted field that is never closed. */
+static int parse(char *buf, size_t n, char ***cells, int **rowlen, int **line, size_t *ncell,
+                 int *bad)
 {
     size_t cap = 1024, nc = 0;
-    int rcap = 256, nr = 0;
+    int rcap = 256, nr = 0, ln = 1;
     char **c = lcp_malloc(cap, sizeof(char *));
-    int *rl = lcp_malloc((size_t)rcap, sizeof(int));
+    int *rl = lcp_malloc((size_t)rcap, sizeof(int)), *li = lcp_malloc((size_t)rcap, sizeof(int));
     char *r = buf, *w = buf;
-    while (c && rl && *r) {
+    while (c && rl && li && *r) {
         if (*r == '\n' || (*r == '\r' && r[1] == '\n')) {   /* blank line */
             r += *r == '\r' ? 2 : 1;
+            ln++;
             continue;
         }
         if (nr == 0 && *r == '#') {                         /* comment before the header */
             char *e = strchr(r, '\n');
             r = e ? e + 1 : buf + n;
+            ln++;
             continue;
         }
         if (nr == rcap) {
-            int *t = lcp_realloc(rl, (size_t)(rcap *= 2), sizeof(int));
-            if (!t) break;
-            rl = t;
+            rcap *= 2;
+            int *t = lcp_realloc(rl, (size_t)rcap, sizeof(int));
+            if (t) rl = t;
+            int *u = t ? lcp_realloc(li, (size_t)rcap, sizeof(int)) : NULL;
+            if (!u) break;
+            li = u;
         }
         rl[nr] = 0;
+        li[nr] = ln;
         for (;;) {                                          /* the fields of one record */
             char *start = w;
             if (*r == '"') {
-                for (r++; *r; ) {
+                int open = ln;
+                for (r++;; ) {
+                    if (!*r) {                              /* the file ends inside quotes */
+                        lcp_free(c);
+                        lcp_free(rl);
+                        lcp_free(li);
+                        *bad = open;
+                        return -2;
+                    }
                     if (*r == '"' && r[1] == '"') {
                         *w++ = '"';
                         r += 2;
                     } else if (*r == '"') {
                         r++;
                         break;
-                    } else *w++ = *r++;
+                    } else {
+                        ln += *r == '\n';
+                        *w++ = *r++;
+                    }
                 }
             }
             while (*r && *r != ',' && *r != '\n' && *r != '\r') *w++ = *r++;
@@ -68,6 +87,7 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
             char end = *r;
             *w++ = 0;
             if (end) r++;
+            ln += end == '\n';
             if (nc == cap) {
                 char **t = lcp_realloc(c, (cap *= 2), sizeof(char *));
                 if (!t) {
@@ -83,13 +103,15 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, size_t *ncell
         }
         nr++;
     }
-    if (!c || !rl || *r) {
+    if (!c || !rl || !li || *r) {
         lcp_free(c);
         lcp_free(rl);
+        lcp_free(li);
         return -1;
     }
     *cells = c;
     *rowlen = rl;
+    *line = li;
     *ncell = nc;
     return nr;
 }
@@ -122,14 +144,34 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
     }
     buf[n] = 0;
     char **cells;
-    int *rowlen;
+    int *rowlen, *line, open = 0;
     size_t ncell;
-    int nrec = parse(buf, n, &cells, &rowlen, &ncell);
-    if (nrec <= 0) {
+    if (n > 0 && buf[n - 1] != '\n') {     /* every writer ends a file with a line break */
         lcp_free(buf);
-        snprintf(msg, msglen, "%s: %s", path, nrec < 0 ? "out of memory" : "no header line");
+        snprintf(msg, msglen, "%s: the last line has no line break (the file was cut short?)",
+                 path);
         return -1;
     }
+    int nrec = parse(buf, n, &cells, &rowlen, &line, &ncell, &open);
+    if (nrec <= 0) {
+        lcp_free(buf);
+        if (nrec == -2)
+            snprintf(msg, msglen, "%s:%d: a quoted field is never closed", path, open);
+        else
+            snprintf(msg, msglen, "%s: %s", path, nrec < 0 ? "out of memory" : "no header line");
+        return -1;
+    }
+    for (int r = 1; r < nrec; r++)          /* RFC 4180: every record has the header's fields */
+        if (rowlen[r] != rowlen[0]) {
+            snprintf(msg, msglen, "%s:%d: %d fields where the header has %d", path, line[r],
+                     rowlen[r], rowlen[0]);
+            lcp_free(cells);
+            lcp_free(rowlen);
+            lcp_free(line);
+            lcp_free(buf);
+            return -1;
+        }
+    lcp_free(line);
     T->ncol = rowlen[0];
     T->nrow = nrec - 1;
     T->head = lcp_malloc((size_t)T->ncol, sizeof(char *));
@@ -146,8 +188,7 @@ int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)
     size_t at = (size_t)T->ncol;
     for (int r = 0; r < T->nrow; r++) {
         char **row = T->cell + (size_t)r * (size_t)T->ncol;
-        for (int k = 0; k < T->ncol; k++)    /* missing fields are "" (the final NUL) */
-            row[k] = k < rowlen[r + 1] ? cells[at + (size_t)k] : buf + n;
+        for (int k = 0; k < T->ncol; k++) row[k] = cells[at + (size_t)k];
         at += (size_t)rowlen[r + 1];
     }
     lcp_free(cells);

@@ -78,11 +78,27 @@ static void csv(const char *dir)
     if (f) fclose(f);
     ok(c == 'n', "csv: no comment line before the header");
     snprintf(path, sizeof path, "%s/c.csv", dir);
-    write_file(path, "# an old provenance line\nx,y\r\n1,2\r\n\r\n3\r\n");
+    write_file(path, "# an old provenance line\nx,y\r\n1,2\r\n\r\n3,\r\n");
     rd = bench_csv_read(path, &T, msg, sizeof msg);
     ok(rd == 0 && T.nrow == 2 && !strcmp(T.head[1], "y") && !strcmp(bench_csv_get(&T, 1, 1), ""),
-       "csv: comment before the header, CRLF, blank line and a short row");
+       "csv: comment before the header, CRLF, blank line and an empty last field");
     if (rd == 0) bench_csv_free(&T);
+    /* malformed: refused with one message naming the line (a cut or damaged file) */
+    static const char *const bad[][2] = {
+        {"x,y\n1,2\n3\n", ":3: 1 fields where the header has 2"},      /* a short row */
+        {"x,y\n1,2,3\n", ":2: 3 fields where the header has 2"},        /* a long row */
+        {"x,y\n\"a\nb,2\n", ":2: a quoted field is never closed"},
+        {"x,y\n1,2\n3,4", "the last line has no line break"},           /* cut short */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_file(path, bad[k][0]);
+        rd = bench_csv_read(path, &T, msg, sizeof msg);
+        char name[200];
+        snprintf(name, sizeof name, "csv: refused, naming the file: %s", bad[k][1]);
+        ok(rd != 0 && strstr(msg, bad[k][1]) && strstr(msg, path), name);
+        if (rd == 0 || !strstr(msg, bad[k][1])) printf("# got: %s\n", rd == 0 ? "read" : msg);
+        if (rd == 0) bench_csv_free(&T);
+    }
 }
 
 static int contains_in_order(const char *text, const char *a, const char *b)
