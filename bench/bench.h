@@ -81,6 +81,9 @@ int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, lo
 int bench_parse_factor_tol(const char *cmd, const char *s, double *out);
 /* one error line on stderr: "lcpbench CMD: ..." */
 void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the same line for what is not an error (a summary on stderr): "lcpbench CMD: ...", a path
+ * inside a staged folder named as DIR/FILE */
+void bench_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* fopen(path, "r") of a regular file only: a FIFO (which would block), a folder or a device
  * is refused at once.  NULL with *why set ("not a regular file", or strerror's text). */
 FILE *bench_fopen_read(const char *path, const char **why);

@@ -67,7 +67,10 @@ static int samples(const char *dir, const char *file, double *r, int *last)
     bench_history h;
     for (int k = 0; k < NSAMPLE; k++) r[k] = NAN;
     *last = -1;
-    if (bench_history_load(dir, file, &h) != 0) return -1;
+    char msg[4400];
+    int hl = bench_history_load(dir, file, &h, msg, sizeof msg);
+    if (hl < 0) bench_error(CMD, "%s", msg);              /* named but unreadable */
+    if (hl != 0) return -1;
     for (int j = 0; j < h.n; j++) {
         for (int k = 0; k < NSAMPLE; k++)
             if (h.iter[j] <= sample_k[k]) r[k] = h.r2[j];   /* the value at K, or before it */

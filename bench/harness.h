@@ -276,7 +276,7 @@ int bench_scene_problem(const char *cmd, const char *scene, int nkv, const char 
 /* ---- gnuplot ------------------------------------------------------------------------------ */
 
 /* Run `gnuplot script' in folder dir.  0 ok; 1 gnuplot missing (warned once on stderr);
- * -1 gnuplot failed (warned). */
+ * -1 gnuplot could not be started, -2 it failed on the script (one line each). */
 int bench_gnuplot(const char *cmd, const char *dir, const char *script);
 /* Redraw the convergence figures of a run folder (DIR/plots/). 0 ok, 1 on failure. */
 int bench_plot_dir(const char *cmd, const char *dir, int quiet);

@@ -274,7 +274,7 @@ int bench_gnuplot(const char *cmd, const char *dir, const char *script)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         bench_error(cmd, "warning: gnuplot failed on %s/%s (the script and data are kept)", dir,
                     script);
-        return -1;
+        return -2;
     }
     return 0;
 }
@@ -308,9 +308,11 @@ static double common_tol(const bench_csv *T, const int *rows, int n)
 }
 
 /* the two figures of one instance: residual against sweep and against time */
+/* the figures of one instance (against sweeps, and against time when the run was timed);
+ * *nfig gets how many were written; bench_fig_write's codes, -1 out of memory */
 static int instance_figures(const char *cmd, const char *dir, const char *plots,
                             const char *inst, const bench_csv *T, const int *rows, int n,
-                            bench_style style)
+                            bench_style style, int *nfig)
 {
     int ch = bench_csv_col(T, "history"), cl = bench_csv_col(T, "label");
     bench_history *h = lcp_calloc((size_t)n, sizeof *h);
@@ -321,8 +323,15 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
         bench_error(cmd, "out of memory");
         rc = -1;
     }
+    char msg[4400];
     for (int k = 0; !rc && k < n; k++) {
-        if (bench_history_load(dir, bench_csv_get(T, rows[k], ch), &h[ns]) != 0) continue;
+        int hl = bench_history_load(dir, bench_csv_get(T, rows[k], ch), &h[ns], msg, sizeof msg);
+        if (hl == 1) continue;                          /* the run kept no history */
+        if (hl < 0) {                                   /* named but unreadable: an error */
+            bench_error(cmd, "%s", msg);
+            rc = -1;
+            break;
+        }
         x[ns] = lcp_malloc((size_t)(h[ns].n + 1), sizeof(double));
         if (!x[ns]) {
             bench_error(cmd, "out of memory");
@@ -337,7 +346,11 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
     bench_safe_name(inst, safe, sizeof safe);
     double tol = common_tol(T, rows, n);
     snprintf(tt, sizeof tt, "tolerance %.0e", tol);
-    for (int xi = 0; !rc && ns && xi < 2; xi++) {
+    int timed = 0;                      /* reps = 0: no times, no figure against time */
+    for (int k = 0; k < ns; k++)
+        for (int j = 0; j < h[k].n; j++) timed |= isfinite(h[k].t[j]);
+    *nfig = 0;
+    for (int xi = 0; !rc && ns && xi < 1 + timed; xi++) {
         for (int k = 0; k < ns; k++)
             for (int j = 0; j < h[k].n; j++) x[k][j] = xi ? h[k].t[j] : h[k].iter[j];
         bench_fig F;
@@ -355,6 +368,7 @@ static int instance_figures(const char *cmd, const char *dir, const char *plots,
         F.s = S;
         int g = bench_fig_write(cmd, plots, &F, style);
         if (g != 0) rc = g;
+        if (g >= 0 || g == -2) ++*nfig;
     }
     for (int k = 0; k < ns; k++) {
         bench_history_free(&h[k]);
@@ -405,11 +419,11 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
             rows[n++] = s;
         }
         if (n == 0) continue;
-        int g = instance_figures(cmd, dir, st.work, inst, &T, rows, n, style);
+        int nf = 0, g = instance_figures(cmd, dir, st.work, inst, &T, rows, n, style, &nf);
         if (g == 1) missing = 1;
         else if (g < 0) rc = 1;
-        figs += 2;
-        if (bench_write_failures() != st.failures) break;   /* a full disk: stop here */
+        figs += nf;
+        if (g == -1 || bench_write_failures() != st.failures) break; /* one error line */
     }
     if (!rows || !done) {
         bench_error(cmd, "out of memory");
@@ -422,7 +436,7 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
         bench_error(cmd, "warning: gnuplot not found: wrote %d .gp scripts in %s, no images "
                          "(install gnuplot-nox, then run gnuplot FILE.gp there)", figs, path);
     else if (!quiet && rc == 0 && figs)
-        fprintf(stderr, "lcpbench %s: %d figures in %s\n", cmd, figs, path);
+        bench_note(cmd, "%d figures in %s", figs, path);
     lcp_free(rows);
     lcp_free(done);
     bench_csv_free(&T);

@@ -117,24 +117,34 @@ static int figure(const char *dir, const char *base, const prof *P, const double
 }
 
 /* first sweep with ||r||_2 <= eps for every accuracy (inf when never) */
-static void reach(const char *dir, const bench_csv *T, int r, double *k)
+/* the sweeps run r took to each accuracy (from its history, else its final residual); 0,
+ * or 1 with one error line when its history is named but cannot be read */
+static int reach(const char *dir, const bench_csv *T, int r, double *k)
 {
     for (int a = 0; a < NACC; a++) k[a] = INFINITY;
     const char *st = bench_csv_get(T, r, bench_csv_col(T, "status"));
-    if (!strcmp(st, "") || !strcmp(st, "no-z0")) return;
+    if (!strcmp(st, "") || !strcmp(st, "no-z0")) return 0;
     bench_history h;
-    if (bench_history_load(dir, bench_csv_get(T, r, bench_csv_col(T, "history")), &h) == 0) {
+    char msg[4400];
+    int hl = bench_history_load(dir, bench_csv_get(T, r, bench_csv_col(T, "history")), &h, msg,
+                                sizeof msg);
+    if (hl < 0) {
+        bench_error(CMD, "%s", msg);
+        return 1;
+    }
+    if (hl == 0) {
         for (int a = 0; a < NACC; a++) {
             int it = bench_history_reach(&h, accuracies[a]);
             if (it >= 0) k[a] = it;
         }
         bench_history_free(&h);
-        return;
+        return 0;
     }
     double res = bench_csv_num(T, r, bench_csv_col(T, "residual"));
     double its = bench_csv_num(T, r, bench_csv_col(T, "iterations"));
     for (int a = 0; a < NACC; a++)
         if (res <= accuracies[a] && isfinite(its)) k[a] = its;
+    return 0;
 }
 
 static void help(void)
@@ -251,7 +261,7 @@ int bench_cmd_profile(int argc, char **argv)
     char path[BENCH_PATH + 64];
     bench_csv T;
     bench_stage st;
-    int staged = 0;
+    int staged = 0, unread = 0;
     if (bench_incomplete(CMD, dir) || bench_read_runs(CMD, dir, &T)) return 1;
     if (bench_csv_col(&T, "instance") < 0 || bench_csv_col(&T, "label") < 0 ||
         bench_csv_col(&T, "status") < 0 || T.nrow == 0) {
@@ -297,8 +307,12 @@ int bench_cmd_profile(int argc, char **argv)
         for (int s = 0; s < P.ns; s++) {
             int r = P.row[p * P.ns + s];
             double *k = kk + (size_t)(p * P.ns + s) * NACC;
-            if (r >= 0) reach(dir, &T, r, k);
-            else
+            if (r >= 0 && reach(dir, &T, r, k)) {   /* the staged figures are dropped */
+                unread = 1;
+                rc = 1;
+                goto done;
+            }
+            if (r < 0)
                 for (int a = 0; a < NACC; a++) k[a] = INFINITY;
         }
     for (int a = 0; a < NACC; a++) {
@@ -321,7 +335,9 @@ int bench_cmd_profile(int argc, char **argv)
         fprintf(stderr, "lcpbench profile: %d figures over %d instances x %d settings in %s\n",
                 figs, P.np, P.ns, path);
 done:
-    if (staged && bench_stage_merge(CMD, &st, 1)) rc = 1;   /* a full disk: none moved */
+    if (staged && (unread ? bench_stage_commit(CMD, &st, 0)    /* none moved */
+                          : bench_stage_merge(CMD, &st, 1)))     /* a full disk: none moved */
+        rc = 1;
     lcp_free(P.inst);
     lcp_free(P.label);
     lcp_free(P.row);

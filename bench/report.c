@@ -51,13 +51,14 @@ int bench_history_read(const char *path, bench_history *h, char *msg, size_t msg
     return 0;
 }
 
-int bench_history_load(const char *dir, const char *file, bench_history *h)
+int bench_history_load(const char *dir, const char *file, bench_history *h, char *msg,
+                       size_t msglen)
 {
-    char path[BENCH_PATH + 300], msg[4400];
+    char path[BENCH_PATH + 300];
     memset(h, 0, sizeof *h);
-    if (!file || !*file) return -1;
+    if (!file || !*file) return 1;
     snprintf(path, sizeof path, "%s/history/%s", dir, file);
-    return bench_history_read(path, h, msg, sizeof msg);
+    return bench_history_read(path, h, msg, msglen);
 }
 
 int bench_history_reach(const bench_history *h, double level)

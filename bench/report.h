@@ -38,8 +38,10 @@
 /* Read a history CSV (iteration,residual[,residual_inf][,time_s]) into h (zeroed first; free
  * with bench_history_free).  0, or -1 with msg. */
 int bench_history_read(const char *path, bench_history *h, char *msg, size_t msglen);
-/* DIR/history/FILE of a run folder; -1 when file is "" or unreadable (no message) */
-int bench_history_load(const char *dir, const char *file, bench_history *h);
+/* DIR/history/FILE of a run folder: 0; 1 when file is "" (the run kept no history); -1 when
+ * it cannot be read (missing, malformed, out of memory), with msg */
+int bench_history_load(const char *dir, const char *file, bench_history *h, char *msg,
+                       size_t msglen);
 /* first recorded sweep with ||r||_2 <= level, -1 when never */
 int bench_history_reach(const bench_history *h, double level);
 /* smallest recorded ||r||_2 (NaN when empty) */
@@ -154,7 +156,8 @@ typedef struct bench_fig {
 /* initialise F (every field zero, ranges NaN) */
 void bench_fig_init(bench_fig *F);
 /* Write the data, the script and the images.  0; 1 gnuplot missing (warned once by
- * bench_gnuplot; script and data kept); -1 failure (one error line). */
+ * bench_gnuplot; script and data kept); -2 gnuplot failed on the script (a warning line,
+ * script and data kept); -1 failure (out of memory, a file not written: one error line). */
 int bench_fig_write(const char *cmd, const char *dir, const bench_fig *F, bench_style style);
 /* groups of coincident series: grp[i] = the first series that series i coincides with
  * (i itself when none); exposed for the tests */

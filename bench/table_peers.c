@@ -381,7 +381,8 @@ static double time_to(const bench_table_ctx *t, const bench_csv *T, const peers 
     if (c->row < 0 || !c->accepted) return INFINITY;
     bench_history h;
     const char *file = bench_csv_get(T, c->row, bench_csv_col(T, "history"));
-    if (bench_history_load(t->out, file, &h) == 0) {
+    char msg[4400];
+    if (bench_history_load(t->out, file, &h, msg, sizeof msg) == 0) {
         int it = bench_history_reach(&h, eps);
         double v = INFINITY;
         for (int k = 0; it >= 0 && k < h.n; k++)

@@ -560,19 +560,32 @@ int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen)
     return -1;
 }
 
-void bench_error(const char *cmd, const char *fmt, ...)
+static void say_line(const char *cmd, const char *fmt, va_list ap)
 {
     char buf[16384], tag[32];
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     /* a path inside a staged folder (DIR.tmpPID/FILE, this process's) is named as the user
      * wrote it, DIR/FILE: the temporary folder is gone by the time the line is read */
     int t = snprintf(tag, sizeof tag, ".tmp%ld/", (long)getpid());
     char *p = n > 0 && (size_t)n < sizeof buf ? strstr(buf, tag) : NULL;
     for (; p; p = strstr(p, tag)) memmove(p, p + t - 1, strlen(p + t - 1) + 1);
     fprintf(stderr, "lcpbench %s: %s\n", cmd, buf);
+}
+
+void bench_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_line(cmd, fmt, ap);
+    va_end(ap);
+}
+
+void bench_note(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_line(cmd, fmt, ap);
+    va_end(ap);
 }
 
 /* the errno of standard output's first failed flush (0: none yet) */

@@ -96,6 +96,12 @@ not_regular profile-runs-csv-fifo profile "$T/fifodir"
 not_regular solve-perm-fifo solve "$T/inst" --solver pgs --order "perm:$T/fifo"
 ok "bad/not-regular/nothing-written" test ! -e "$T/fo"
 
+# a run with no timing runs (reps=0) has no times: its figures are against sweeps only
+printf 'instance %s\nset reps=0 maxit=50\nsolver pgs\n' "$T/inst" >"$T/untimed.txt"
+run "$LB" run "$T/untimed.txt" --out "$T/untimed"
+ok "plot/untimed-run-no-time-figure" eval 'rc_is 0 && [ -e "$T/untimed/plots/inst-iter.gp" ] &&
+  [ ! -e "$T/untimed/plots/inst-time.gp" ] && ! grep -q "gnuplot failed" "$T/err"'
+
 for c in list solve; do
   run "$LB" $c --help
   ok "help/$c" bash -c "[ \$(cat $T/rc) = 0 ] && grep -q usage $T/out"

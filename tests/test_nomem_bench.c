@@ -18,7 +18,8 @@
  * Commands: solve of a 9-row friction instance with pgs and ldlt-ref, and with pgs alone read
  * without A (--lean) recording its history; a run of a suite of
  * that instance and one captured 3-disk stack step x two solvers (no timing runs, no plots);
- * capture of two steps of the same stack.
+ * capture of two steps of the same stack; plot of that run's folder; convert of the instance
+ * to ODE's text.
  * Cost: about 3000 commands, a few seconds (ASan: about 30 s).
  */
 #include "bench.h"
@@ -280,6 +281,16 @@ int main(int argc, char **argv)
     char *capture[NARG] = {"capture", "stack", "--param", "n=3", "--at", "1,2", "--out", cap,
                            "--force", NULL};
     test_cmd("capture/stack-3-steps-1-2", bench_cmd_capture, capture, cap);
+    /* the run folder's figures redrawn (staged: all moved in, or none), and a conversion */
+    char plots[1100], conv[1100], ode[1200];
+    snprintf(plots, sizeof plots, "%s/plots", out);
+    char *plot[NARG] = {"plot", out, NULL};
+    test_cmd("plot/run-folder", bench_cmd_plot, plot, plots);
+    snprintf(conv, sizeof conv, "%s/conv", tmpdir);
+    snprintf(ode, sizeof ode, "%s/three-spheres.ode", conv);
+    if (mkdir(conv, 0755) != 0) tap_diag("cannot make %s", conv);
+    char *convert[NARG] = {"convert", inst, ode, "--force", NULL};
+    test_cmd("convert/folder-to-ode", bench_cmd_convert, convert, conv);
 
     ok(lcp_tcov_live() == 0, "nomem/bench/no-block-live-at-the-end");
     int rc = tap_done();
