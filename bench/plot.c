@@ -406,7 +406,7 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
     }
     int *rows = lcp_malloc((size_t)(T.nrow + 1), sizeof(int));
     char *done = lcp_calloc((size_t)T.nrow + 1, 1);
-    int rc = 0, missing = 0, figs = 0;
+    int rc = 0, missing = 0, figs = 0, failed = 0;
     for (int r = 0; rows && done && r < T.nrow; r++) {
         if (done[r]) continue;
         const char *inst = bench_csv_get(&T, r, ci);
@@ -423,15 +423,19 @@ int bench_plot_dir_style(const char *cmd, const char *dir, int quiet, bench_styl
         if (g == 1) missing = 1;
         else if (g < 0) rc = 1;
         figs += nf;
-        if (g == -1 || bench_write_failures() != st.failures) break; /* one error line */
+        if (g == -1) {                  /* out of memory, a history or a file: one line */
+            failed = 1;
+            break;
+        }
     }
     if (!rows || !done) {
         bench_error(cmd, "out of memory");
         rc = 1;
     }
-    /* moved in unless out of memory or a file was not written; gnuplot's own failures keep
-     * their scripts and data (a warning each) */
-    if (rows && done ? bench_stage_merge(cmd, &st, 1) : bench_stage_commit(cmd, &st, 0)) rc = 1;
+    /* moved in unless out of memory, a history unread or a file not written (then none);
+     * gnuplot's own failures keep their scripts and data (a warning each) */
+    if (rows && done && !failed ? bench_stage_merge(cmd, &st, 1) : bench_stage_commit(cmd, &st, 0))
+        rc = 1;
     if (missing)
         bench_error(cmd, "warning: gnuplot not found: wrote %d .gp scripts in %s, no images "
                          "(install gnuplot-nox, then run gnuplot FILE.gp there)", figs, path);

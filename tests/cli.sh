@@ -101,6 +101,13 @@ printf 'instance %s\nset reps=0 maxit=50\nsolver pgs\n' "$T/inst" >"$T/untimed.t
 run "$LB" run "$T/untimed.txt" --out "$T/untimed"
 ok "plot/untimed-run-no-time-figure" eval 'rc_is 0 && [ -e "$T/untimed/plots/inst-iter.gp" ] &&
   [ ! -e "$T/untimed/plots/inst-time.gp" ] && ! grep -q "gnuplot failed" "$T/err"'
+# a history that runs.csv names but that is cut short: one line naming it, the figures kept
+(cd "$T/untimed" && find plots -type f | sort | xargs sha256sum) >"$T/plots.sum"
+h=$(ls "$T/untimed/history/"*.csv | head -n 1)
+head -c -1 "$h" >"$T/cut.csv" && cp "$T/cut.csv" "$h"
+run "$LB" plot "$T/untimed" --style mono
+ok "plot/cut-history-refused-figures-kept" eval 'rc_is 1 && one_line_err "$(basename "$h")" &&
+  (cd "$T/untimed" && find plots -type f | sort | xargs sha256sum) | cmp -s - "$T/plots.sum"'
 
 for c in list solve; do
   run "$LB" $c --help
