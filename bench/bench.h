@@ -22,6 +22,10 @@ bench_cmd_fn bench_cmd_score, bench_cmd_convert, bench_cmd_merge;
 void bench_list_tables(FILE *f); /* names and one line each (table.c) */
 void bench_list_suites(FILE *f); /* built-in suites of lcpbench run (suite.c) */
 
+/* ---- solvers (registry.c): liblcp's registry, then liblcp-peers's, as one table ------ */
+const lcp_solver *bench_solvers(int *count);
+const lcp_solver *bench_solver_find(const char *name); /* NULL when unknown */
+
 /* ---- run settings (settings.c): one table behind solve flags, suite keys, help, runs.csv -- */
 enum { BENCH_LABEL = 96 };
 typedef struct bench_settings {

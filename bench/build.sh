@@ -15,6 +15,21 @@ if [ "${1:-}" = --tests ]; then
          libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev
          libopenmpi-dev openmpi-bin valgrind)
 fi
+# quiet WHAT CMD...: run CMD with its output kept aside; when it fails, show the output (the
+# last 60 lines: meson's and ninja's errors are at the end) and exit with its status.
+quiet() {
+  local what=$1 log rc=0
+  shift
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then
+    tail -n 60 "$log" >&2
+    echo "build.sh: $what failed (exit $rc)" >&2
+    rm -f "$log"
+    exit $rc
+  fi
+  rm -f "$log"
+}
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -23,12 +38,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" = 0 ] || SUDO=sudo
   echo "installing: ${missing[*]}" >&2
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  quiet "apt-get update" $SUDO apt-get update -qq
+  quiet "apt-get install" $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}"
 fi
 
-# Then the release build in build/ (configured once, rebuilt when sources change).
+# Then the release build in build/ (configured once, rebuilt when sources change).  A failed
+# configure leaves no build.ninja, so the next run configures again from scratch.
 cd "$(dirname "$0")/.."
-[ -f build/build.ninja ] || meson setup build --buildtype=release >/dev/null
-ninja -C build >/dev/null
+if [ ! -f build/build.ninja ]; then
+  rm -rf build
+  quiet "meson setup" meson setup build --buildtype=release
+fi
+quiet "ninja" ninja -C build

@@ -254,7 +254,7 @@ static int parse(int argc, char **argv, run_args *a)
             return 2;
         }
     }
-    if (!lcp_solver_find(a->solver)) {
+    if (!bench_solver_find(a->solver)) {
         bench_error(cmd, "unknown solver '%s' (lcpbench list solvers)", a->solver);
         return 2;
     }

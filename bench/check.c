@@ -107,7 +107,7 @@ static int figures(const char *dir, figlist *L)
         }
         double res[NSAMPLE];
         int last;
-        const lcp_solver *sv = lcp_solver_find(bench_csv_get(&T, r, csv));
+        const lcp_solver *sv = bench_solver_find(bench_csv_get(&T, r, csv));
         int sweeps = sv && !(sv->needs & LCP_DIRECT);   /* a direct run's history: 1 point */
         if (sweeps && samples(dir, bench_csv_get(&T, r, ch), res, &last) == 0)
             for (int k = 0; k < NSAMPLE; k++) {
@@ -201,7 +201,7 @@ static int compare(const char *path, const figlist *L, int *nfig)
         const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
         const char *fig = bench_csv_get(&B, r, cf), *exp = bench_csv_get(&B, r, ce);
         const figure *g = fig_find(L, inst, sol, fig);
-        if (!g && !lcp_solver_find(sol)) { /* a peer this build does not have */
+        if (!g && !bench_solver_find(sol)) { /* a peer this build does not have */
             skipped += !strcmp(fig, "status");
             continue;
         }

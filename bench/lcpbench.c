@@ -51,7 +51,7 @@ int bench_cmd_list(int argc, char **argv)
     int all = strcmp(what, "all") == 0, known = 0;
     if (all || strcmp(what, "solvers") == 0) {
         int n;
-        const lcp_solver *s = lcp_solvers(&n);
+        const lcp_solver *s = bench_solvers(&n);
         if (all) printf("solvers:\n");
         for (int k = 0; k < n; k++) printf("  %-18s %s\n", s[k].name, s[k].description);
         known = 1;

@@ -48,7 +48,7 @@ static int iter_to_tol(const bench_history *h, double tol)
 static lcp_status give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
 {
     if (P->zref || !I->ref) return LCP_OK;
-    const lcp_solver *s = lcp_solver_find(I->ref);
+    const lcp_solver *s = bench_solver_find(I->ref);
     double *z = lcp_calloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
     lcp_options o;
     lcp_options_default(&o);

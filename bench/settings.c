@@ -348,7 +348,7 @@ void bench_settings_help(FILE *f, int solve_flags)
 void bench_settings_list(FILE *f)
 {
     int ns;
-    const lcp_solver *sv = lcp_solvers(&ns);
+    const lcp_solver *sv = bench_solvers(&ns);
     fprintf(f, "%-8s %-14s %-6s %-34s %-8s %s\n", "key", "flag", "kind", "values", "default",
             "used by");
     for (int k = 0; k < NSET; k++) {

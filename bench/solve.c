@@ -198,7 +198,7 @@ static int add_solvers(const solve_args *a, bench_suite *S)
     uint64_t used = 0;
     for (char *save = NULL, *tok = rc == 0 ? strtok_r(copy, ",", &save) : NULL; rc == 0 && tok;
          tok = strtok_r(NULL, ",", &save)) {
-        const lcp_solver *s = lcp_solver_find(tok);
+        const lcp_solver *s = bench_solver_find(tok);
         if (!s) {
             bench_error(CMD, "--solver: unknown solver '%s' (lcpbench list solvers)", tok);
             rc = -1;

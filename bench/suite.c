@@ -313,7 +313,7 @@ static int external_line(parser *p, char **tok, int nt)
     while (c < nt && strncmp(tok[c], "cmd=", 4)) c++;
     if (nt < 3 || c == nt || !tok[c][4])
         return perr(p, 2, "solver external: expected NAME [KEY=VALUE ...] cmd=COMMAND");
-    if (lcp_solver_find(tok[2]) || !strcmp(tok[2], "all") || !strcmp(tok[2], "external"))
+    if (bench_solver_find(tok[2]) || !strcmp(tok[2], "all") || !strcmp(tok[2], "external"))
         return perr(p, 2, "solver external: '%s' is a registered solver's name", tok[2]);
     char command[4096] = "";
     for (int t = c; t < nt; t++) {
@@ -344,8 +344,8 @@ static int solver_line(parser *p, char **tok, int nt)
     if (nt < 2) return perr(p, 2, "solver: expected a solver name");
     if (!strcmp(tok[1], "external")) return external_line(p, tok, nt);
     int all = strcmp(tok[1], "all") == 0, n;
-    const lcp_solver *list = lcp_solvers(&n);
-    const lcp_solver *one = all ? NULL : lcp_solver_find(tok[1]);
+    const lcp_solver *list = bench_solvers(&n);
+    const lcp_solver *one = all ? NULL : bench_solver_find(tok[1]);
     if (!all && !one)
         return perr(p, 2, "unknown solver '%s' (lcpbench list solvers)", tok[1]);
     for (int t = 2; all && t < nt; t++) {     /* `all': each key must be used by someone */
@@ -421,7 +421,7 @@ static int instance_line(parser *p, char **tok, int nt)
             optional = val[0] == '1';
         else return perr(p, 2, "instance: unknown key '%s' (name, ref, optional=0|1)", key);
     }
-    const lcp_solver *rs = ref ? lcp_solver_find(ref) : NULL;
+    const lcp_solver *rs = ref ? bench_solver_find(ref) : NULL;
     if (ref && !rs) return perr(p, 2, "ref: unknown solver '%s'", ref);
     char pat[BENCH_PATH];
     if (tok[1][0] == '/' || !p->base || !*p->base) snprintf(pat, sizeof pat, "%s", tok[1]);
@@ -478,7 +478,7 @@ static int scene_line(parser *p, char **tok, int nt)
         else return perr(p, 2, "too many parameters");
     }
     if (step < 0) return perr(p, 2, "scene: step=T is required");
-    const lcp_solver *rs = ref ? lcp_solver_find(ref) : NULL;
+    const lcp_solver *rs = ref ? bench_solver_find(ref) : NULL;
     if (ref && !rs) return perr(p, 2, "ref: unknown solver '%s'", ref);
     char nbuf[BENCH_LABEL], dir[BENCH_PATH], msg[4400];
     if (!name) {

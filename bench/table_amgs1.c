@@ -101,7 +101,7 @@ static int run_instance(const bench_table_ctx *t, t1 *T, lcp_problem *P, inst *x
         if (k == PSOR) o.omega = 2.0 / (1.0 + T->b);
         if (k == E22) o.tol = 1e-6;   /* O(m^2) per sweep: its claims need 1e-6 only */
         bench_result r;
-        const lcp_solver *sv = lcp_solver_find(methods[k].solver);
+        const lcp_solver *sv = bench_solver_find(methods[k].solver);
         lcp_status st = bench_run_solver(P, sv, &o, P->z0, 0, z, &r, &c->h);
         if (st >= 0 && t->reps > 0 && r.iterations > 0) {   /* a timing run of its own */
             int its = r.iterations < TIMED ? r.iterations : TIMED;

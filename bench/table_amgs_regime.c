@@ -59,7 +59,7 @@ static int solve_sweeps(const lcp_problem *P, const char *name, long maxit)
     if (!z) return -2;
     if (P->z0) memcpy(z, P->z0, (size_t)P->m * sizeof(double));
     lcp_info info;
-    lcp_status st = lcp_solve(lcp_solver_find(name), P, &o, z, &info);
+    lcp_status st = lcp_solve(bench_solver_find(name), P, &o, z, &info);
     lcp_free(z);
     if (st < 0) return -2;
     return st == LCP_OK ? info.iterations : -1;   /* -1: not within maxit */
@@ -87,7 +87,7 @@ static void measure(const bench_table_ctx *t, lcp_problem *P, rcase *c, long max
     lcp_info info;
     lcp_options_default(&o);
     o.max_pivots = 50000;
-    lcp_status st = zr ? lcp_solve(lcp_solver_find("ldlt-ref"), P, &o, zr, &info) : LCP_ERR_NOMEM;
+    lcp_status st = zr ? lcp_solve(bench_solver_find("ldlt-ref"), P, &o, zr, &info) : LCP_ERR_NOMEM;
     if (st != LCP_OK && st != LCP_NONUNIQUE) {
         bench_error(t->cmd, "%s eps %g d %g seed %d step %d: ldlt-ref %s", c->scene, c->eps,
                     c->d, c->seed, c->step, lcp_status_str(st));

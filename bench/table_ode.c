@@ -360,7 +360,7 @@ static void sim_run(const osim *S, int set, osimout *o)
         W.opt.warm = set != S_COLD;
         W.opt.warm_scale = set == S_W09 ? 0.9 : 1.0;
     }
-    hookctx c = {lcp_solver_find("ldlt-ref"), 0, 0, 0};
+    hookctx c = {bench_solver_find("ldlt-ref"), 0, 0, 0};
     double x0 = W.pos[0];
     o->ke0 = prob_kinetic_energy(&W);
     o->pen_max = 0;
@@ -757,7 +757,7 @@ int bench_table_ode(const bench_table_ctx *t)
     if (!D) return 1;
     for (int k = 0; k < NINST; k++)
         if (insts[k].size <= t->size) D->idx[D->ni++] = k;
-    D->has_ode = lcp_solver_find("ode-dantzig") != NULL;
+    D->has_ode = bench_solver_find("ode-dantzig") != NULL;
     char *text = lcp_malloc(32768, 1);
     if (!text || build_text(t, D, text, 32768)) {
         lcp_free(text);

@@ -685,7 +685,7 @@ int bench_table_peers(const bench_table_ctx *t)
     bench_csv T = {0};
     bench_suite S = {0};
     int rc = 0, parsed = 0, nsolver;
-    const lcp_solver *reg = lcp_solvers(&nsolver);
+    const lcp_solver *reg = bench_solvers(&nsolver);
     Q.ns = nsolver;
     Q.S = lcp_malloc(((size_t)nsolver + 1), sizeof *Q.S);
     if (!Q.S) {

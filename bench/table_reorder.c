@@ -127,7 +127,7 @@ static void enumerate(const lcp_problem *P, long n, unsigned char *its, const ch
     bench_progress prog;
     bench_progress_start(&prog, label, n);
     for (int t = 0; t < nt; t++) {
-        w[t] = (worker){P, lcp_solver_find("pgs"), n * t / nt, n * (t + 1) / nt, its, &done, 0};
+        w[t] = (worker){P, bench_solver_find("pgs"), n * t / nt, n * (t + 1) / nt, its, &done, 0};
         if (pthread_create(&th[t], NULL, work, &w[t]) != 0) break;
         started++;
     }
@@ -205,7 +205,7 @@ int bench_reorder_serve(const bench_mpi *m, const char *payload, size_t len)
         bench_error("table", "rank %d: reorder: %s", bench_mpi_rank(m), msg);
         bench_mpi_abort(m);
     }
-    ranges g = {.w = {&P, lcp_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = factorial(P.m)};
+    ranges g = {.w = {&P, bench_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = factorial(P.m)};
     int rc = bench_mpi_work(m, range_cell, &g);
     lcp_problem_free(&P);
     return rc;
@@ -218,7 +218,7 @@ static int enumerate_ranks(const bench_mpi *m, const char *dir, const lcp_proble
     char label[128];
     snprintf(label, sizeof label, "reorder %s (%ld orderings, %d ranks)", scene, n,
              bench_mpi_ranks(m) - 1);
-    ranges g = {.w = {P, lcp_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = n, .its = its};
+    ranges g = {.w = {P, bench_solver_find("pgs"), 0, 0, NULL, NULL, 0}, .n = n, .its = its};
     double t0 = bench_now();
     bench_mpi_job(m, BENCH_JOB_REORDER, dir, strlen(dir) + 1);
     int rc = bench_mpi_deal(m, label, (n + CHUNK - 1) / CHUNK, range_put, &g);
@@ -260,7 +260,7 @@ static void statistics(const char *cmd, const unsigned char *its, scene_out *so)
 /* the heuristic orderings, block PGS and random seeds on the same problem */
 static void heuristics(const lcp_problem *P, scene_out *so)
 {
-    const lcp_solver *pgs = lcp_solver_find("pgs"), *blk = lcp_solver_find("pgs-block");
+    const lcp_solver *pgs = bench_solver_find("pgs"), *blk = bench_solver_find("pgs-block");
     lcp_options o;
     lcp_options_default(&o);
     o.tol = TOL;
@@ -357,7 +357,7 @@ static int curves(const bench_table_ctx *t, const lcp_problem *P, scene_out *so)
         o.perm = perm;
         perm_of(which[k], P->m, perm);
         bench_result r;
-        bench_run_solver(P, lcp_solver_find("pgs"), &o, NULL, 0, z, &r, &so->curve[k]);
+        bench_run_solver(P, bench_solver_find("pgs"), &o, NULL, 0, z, &r, &so->curve[k]);
         snprintf(path, sizeof path, "%s/history/%s__%s.csv", t->out, so->scene, wn[k]);
         if (bench_history_write(&so->curve[k], path, t->force, msg, sizeof msg) != 0) {
             bench_error(t->cmd, "%s", msg);

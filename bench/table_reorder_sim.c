@@ -71,14 +71,14 @@ static lcp_status ref_hook(void *ctx, const prob_world *W, const lcp_problem *P0
     lcp_info info;
     lcp_options_default(&o);
     memset(r->zref, 0, (size_t)P.m * sizeof(double));
-    lcp_status st = lcp_solve(lcp_solver_find("ldlt-ref"), &P, &o, r->zref, &info);
+    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), &P, &o, r->zref, &info);
     if (st != LCP_OK && st != LCP_NONUNIQUE) {
         lcp_options_default(&o);
         o.tol = 1e-9;
         o.max_iter = 20000;
         o.warm = 1;
         if (P.z0) memcpy(r->zref, P.z0, (size_t)P.m * sizeof(double));
-        st = lcp_solve(lcp_solver_find("pgs"), &P, &o, r->zref, &info);
+        st = lcp_solve(bench_solver_find("pgs"), &P, &o, r->zref, &info);
         if (st < 0 || info.residual > 1e-6) return LCP_OK;
     }
     r->m = P.m;

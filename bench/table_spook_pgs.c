@@ -81,13 +81,13 @@ static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
     lcp_info info;
     lcp_options_default(&o);
     o.max_pivots = 20000;
-    lcp_status st = lcp_solve(lcp_solver_find("ldlt-ref"), P, &o, zr, &info);
+    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), P, &o, zr, &info);
     if (st != LCP_OK && st != LCP_NONUNIQUE) {
         lcp_options_default(&o);
         o.tol = 1e-12;
         o.max_iter = 200000;
         memset(zr, 0, m * sizeof(double));
-        st = lcp_solve(lcp_solver_find("pgs"), P, &o, zr, &info);
+        st = lcp_solve(bench_solver_find("pgs"), P, &o, zr, &info);
         S->refname = "pgs to 1e-12 (ldlt-ref did not finish)";
         if (st < 0) {
             bench_error(t->cmd, "spheres: no reference (%s)", lcp_status_str(st));
@@ -110,7 +110,7 @@ static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
         o.monitor_ctx = &e;
         if (warm && P->z0) memcpy(z, P->z0, m * sizeof(double));
         else memset(z, 0, m * sizeof(double));
-        lcp_solve(lcp_solver_find("pgs"), P, &o, z, &info);
+        lcp_solve(bench_solver_find("pgs"), P, &o, z, &info);
     }
 done:
     lcp_free(zr);
@@ -145,7 +145,7 @@ static int scaling(const bench_table_ctx *t, spook *S)
         lcp_options_default(&o);
         o.tol = -1;
         o.max_iter = 20;
-        if (zq && bench_run_solver(&Q, lcp_solver_find("pgs"), &o, NULL, 3, zq, &r, NULL) >= 0) {
+        if (zq && bench_run_solver(&Q, bench_solver_find("pgs"), &o, NULL, 3, zq, &r, NULL) >= 0) {
             S->tps[s] = r.t_median / 20;
             S->nrows[s] = Q.m;
         }
@@ -191,7 +191,7 @@ static void measure_instance(const lcp_problem *P0, inst_stat *o)
     if (!zr || !w || !z) goto done;
     lcp_options_default(&opt);
     opt.max_pivots = 0;
-    lcp_status st = lcp_solve(lcp_solver_find("ldlt-ref"), &P, &opt, zr, &info);
+    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), &P, &opt, zr, &info);
     o->pgsref = 0;
     if (st != LCP_OK && st != LCP_NONUNIQUE) {    /* its friction loop did not settle */
         lcp_options_default(&opt);
@@ -199,7 +199,7 @@ static void measure_instance(const lcp_problem *P0, inst_stat *o)
         opt.max_iter = 20000;
         opt.warm = 1;
         if (P.z0) memcpy(zr, P.z0, m * sizeof(double));
-        st = lcp_solve(lcp_solver_find("pgs"), &P, &opt, zr, &info);
+        st = lcp_solve(bench_solver_find("pgs"), &P, &opt, zr, &info);
         if (st < 0 || info.residual > 1e-6) goto done;
         o->pgsref = 1;
     }
@@ -214,7 +214,7 @@ static void measure_instance(const lcp_problem *P0, inst_stat *o)
         opt.monitor_ctx = &e;
         if (warm && P.z0) memcpy(z, P.z0, m * sizeof(double));
         else memset(z, 0, m * sizeof(double));
-        lcp_solve(lcp_solver_find("pgs"), &P, &opt, z, &info);
+        lcp_solve(bench_solver_find("pgs"), &P, &opt, z, &info);
         o->z30[warm] = res[0][30];
         o->w30[warm] = res[1][30];
         if (!warm) {

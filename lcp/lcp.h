@@ -367,6 +367,13 @@ LCP_API lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp
  * projected). */
 LCP_API void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z);
 
+/* A solve's last step, for the authors of solver wrappers (liblcp-peers uses it): for a
+ * usable status (st >= 0) the residual of z into info (w: m doubles of workspace), and
+ * LCP_ERR_NONFINITE instead of st when it is not finite (z finite but so large that A z + q
+ * overflows); an error status is returned as it is. */
+LCP_API lcp_status lcp_final_residual(const lcp_problem *P, const double *z, double *w,
+                                      lcp_info *info, lcp_status st);
+
 #ifdef __cplusplus
 }
 #endif

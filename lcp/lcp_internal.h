@@ -62,11 +62,7 @@ void lcp_product(const lcp_problem *P, const double *z, double *w, double *work,
 void lcp_residual_norms(const lcp_problem *P, const double *z, double *w, double *work,
                         size_t nwork, double *r2, double *rinf);
 
-/* A solve's last step: for a usable status (st >= 0) the residual of z into info (w: m
- * doubles of workspace), and LCP_ERR_NONFINITE instead of st when it is not finite (z
- * finite but so large that A z + q overflows); an error status is returned as it is. */
-lcp_status lcp_final_residual(const lcp_problem *P, const double *z, double *w, lcp_info *info,
-                              lcp_status st);
+/* lcp_final_residual: lcp.h (the peer wrappers of liblcp-peers call it) */
 
 /* seconds on CLOCK_MONOTONIC: the set-up and colouring times of lcp_info */
 static inline double lcp_seconds(void)

@@ -1,5 +1,7 @@
-/* registry.c: the one table of solvers, chosen by name (PETSc KSP style).  A static const
- * table: no self-registration, nothing a static link could drop. */
+/* registry.c: the one table of liblcp's solvers, chosen by name (PETSc KSP style).  A static
+ * const table: no self-registration, nothing a static link could drop.  The peer libraries'
+ * solvers have their own table in liblcp-peers (peers/registry.c), so that a program linking
+ * liblcp depends on none of them. */
 #include "lcp_internal.h"
 #include "solvers.h"
 
@@ -44,49 +46,6 @@ static const lcp_solver registry[] = {
      NULL, NULL},
     {"dantzig-rounds", "ODE's Dantzig pass repeated, friction bounds recomputed from the last "
      "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds, NULL, NULL},
-#ifdef LCP_HAVE_SICONOS
-    /* Siconos Numerics (peer_siconos.c): standard LCPs, dense, its own stopping tests.  Its
-     * PSOR is not listed: in 4.4 it ignores its relaxation parameter (it is its PGS) and
-     * prints to standard output. */
-#define SICONOS(name, what, needs, fn)                                                        \
-    {name, "Siconos Numerics: " what, needs, fn, lcp_setup_siconos, lcp_teardown_siconos}
-    SICONOS("siconos-lemke", "Lemke's method (lexicographic)", LCP_DENSE | LCP_DIRECT,
-            lcp_solve_siconos_lemke),
-    SICONOS("siconos-pivot", "principal pivoting (Murty/Bard family)", LCP_DENSE | LCP_DIRECT,
-            lcp_solve_siconos_pivot),
-    SICONOS("siconos-enum", "enumeration of the active sets (m <= 24)", LCP_DENSE | LCP_DIRECT,
-            lcp_solve_siconos_enum),
-    SICONOS("siconos-pgs", "projected Gauss-Seidel", LCP_DENSE, lcp_solve_siconos_pgs),
-    SICONOS("siconos-rpgs", "regularised projected Gauss-Seidel", LCP_DENSE,
-            lcp_solve_siconos_rpgs),
-    SICONOS("siconos-newton-min", "semismooth Newton on the min function", LCP_DENSE,
-            lcp_solve_siconos_newton_min),
-    SICONOS("siconos-newton-fb", "semismooth Newton on Fischer-Burmeister, line search",
-            LCP_DENSE, lcp_solve_siconos_newton_fb),
-    SICONOS("siconos-latin", "LATIN method", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
-            lcp_solve_siconos_latin),
-    SICONOS("siconos-cpg", "conjugate projected gradient", LCP_DENSE | LCP_NEEDS_SYMMETRIC,
-            lcp_solve_siconos_cpg),
-    SICONOS("siconos-avi-caoferris", "Cao-Ferris AVI pivoting", LCP_DENSE | LCP_DIRECT,
-            lcp_solve_siconos_avi_caoferris),
-#undef SICONOS
-#endif
-#ifdef LCP_HAVE_ODE
-    {"ode-dantzig", "ODE's Dantzig (DART's dSolveLCP): dense, box friction frozen at the first "
-     "friction row", LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE |
-     LCP_DIRECT, lcp_solve_ode_dantzig, lcp_setup_ode, lcp_teardown_ode},
-#endif
-#ifdef LCP_HAVE_BULLET
-    {"bullet-pgs", "Bullet 3.24 btSolveProjectedGaussSeidel (double): dense PGS",
-     LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE, lcp_solve_bullet_pgs, lcp_setup_bullet,
-     lcp_teardown_bullet},
-    {"bullet-dantzig", "Bullet 3.24 btDantzigSolver (double): its copy of ODE's Dantzig",
-     LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX | LCP_DENSE | LCP_DIRECT,
-     lcp_solve_bullet_dantzig, lcp_setup_bullet, lcp_teardown_bullet},
-    {"bullet-lemke", "Bullet 3.24 btLemkeSolver (double): Lemke on the bounds' LCP",
-     LCP_SUPPORTS_BOX | LCP_DENSE | LCP_DIRECT, lcp_solve_bullet_lemke, lcp_setup_bullet,
-     lcp_teardown_bullet},
-#endif
 };
 
 const lcp_solver *lcp_solvers(int *count)

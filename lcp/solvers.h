@@ -20,20 +20,6 @@ lcp_solve_fn lcp_solve_mgs; /* amgs.c */
 lcp_solve_fn lcp_solve_ldlt_ref; /* reference/ldlt_ref.c */
 lcp_solve_fn lcp_solve_lemke_ref; /* reference/ldlt_ref.c (driver) + reference/lemke_ref.c */
 
-/* peers (built with -Dpeers and the library installed): peer_siconos.c */
-lcp_solve_fn lcp_solve_siconos_lemke, lcp_solve_siconos_pivot, lcp_solve_siconos_enum,
-    lcp_solve_siconos_pgs, lcp_solve_siconos_rpgs,
-    lcp_solve_siconos_newton_min, lcp_solve_siconos_newton_fb, lcp_solve_siconos_latin,
-    lcp_solve_siconos_cpg, lcp_solve_siconos_avi_caoferris;
-lcp_setup_fn lcp_setup_siconos;
-lcp_teardown_fn lcp_teardown_siconos;
-/* peer_ode.cpp, peer_bullet.cpp (defined with C linkage) */
-lcp_solve_fn lcp_solve_ode_dantzig;
-lcp_setup_fn lcp_setup_ode;
-lcp_teardown_fn lcp_teardown_ode;
-lcp_solve_fn lcp_solve_bullet_pgs, lcp_solve_bullet_dantzig, lcp_solve_bullet_lemke;
-lcp_setup_fn lcp_setup_bullet;
-lcp_teardown_fn lcp_teardown_bullet;
 lcp_solve_fn lcp_solve_dantzig, lcp_solve_dantzig_rounds; /* dantzig.c */
 
 #endif

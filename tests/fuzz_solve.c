@@ -17,6 +17,9 @@
  * library's sources.  Seeds: tests/fuzz/corpus-solve/.
  */
 #include "lcp.h"
+#ifdef FUZZ_PEERS
+#include "lcp_peers.h"
+#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -160,8 +163,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int m = P.m;
     double *z = malloc(sizeof(double) * (size_t)m), *w = malloc(sizeof(double) * (size_t)m);
     const lcp_solver *solvers = lcp_solvers(&ns);
-    for (int s = 0; s < ns && z && w; s++) {
-        const lcp_solver *S = &solvers[s];
+    int np = 0;
+#ifdef FUZZ_PEERS /* the replay: liblcp-peers's solvers too */
+    const lcp_solver *peers = lcp_peer_solvers(&np);
+#else
+    const lcp_solver *peers = NULL;
+#endif
+    for (int s = 0; s < ns + np && z && w; s++) {
+        const lcp_solver *S = s < ns ? &solvers[s] : &peers[s - ns];
         if (lcp_solver_supports(S, &P) != LCP_OK) continue;
         for (int pass = 0; pass < 2; pass++) {
             lcp_options opt;

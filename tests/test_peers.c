@@ -10,6 +10,7 @@
  * ||r||_2 <= 1e-6 with tol 1e-10 and 20000 iterations on the positive definite problems.
  * With no peer built in, the plan is "1..0 # SKIP". */
 #include "lcp.h"
+#include "lcp_peers.h"
 #include "tap.h"
 #include "testprob.h"
 
@@ -51,7 +52,7 @@ static int solve_ok(const lcp_solver *s, const lcp_problem *P, const double *zst
 int main(void)
 {
     int n;
-    const lcp_solver *all = lcp_solvers(&n), *ref = lcp_solver_find("ldlt-ref");
+    const lcp_solver *all = lcp_peer_solvers(&n), *ref = lcp_solver_find("ldlt-ref");
     int npeer = 0;
     for (int k = 0; k < n; k++) npeer += is_peer(all[k].name);
     if (!npeer) {

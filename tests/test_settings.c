@@ -48,7 +48,7 @@ int main(void)
         return 1;
     }
     int ns, nk, checked = 0;
-    const lcp_solver *sv = lcp_solvers(&ns);
+    const lcp_solver *sv = bench_solvers(&ns);
     const bench_setting *t = bench_settings_table(&nk);
     for (int s = 0; s < ns; s++)
         for (int k = 0; k < nk; k++) {

@@ -14,7 +14,7 @@
  * `breakdown' for the pivoting solvers; PGS has no verdict of its own (it runs its sweeps):
  * `converged' when its threshold was met before numIterations, else `max-iterations'.
  */
-#include "lcp_internal.h"
+#include "peers.h"
 
 #include <BulletDynamics/MLCPSolvers/btDantzigSolver.h>
 #include <BulletDynamics/MLCPSolvers/btLemkeSolver.h>

@@ -12,7 +12,7 @@
  * Status: dSolveLCP's false (its `s <= 0' exit: a row it could not drive) is `partial', a
  * usable answer whose rows not reached are 0; the residual in info is ours.
  */
-#include "lcp_internal.h"
+#include "peers.h"
 
 #include <dart/external/odelcpsolver/lcp.h>
 

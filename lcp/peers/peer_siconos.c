@@ -14,8 +14,7 @@
  * ours.  Siconos 4.4's PSOR is not registered: it ignores its relaxation parameter (so it is
  * its PGS) and prints to standard output, which would corrupt the harness's CSV.
  */
-#include "lcp_internal.h"
-#include "solvers.h"
+#include "peers.h"
 
 #include <LCP_Solvers.h>
 #include <LinearComplementarityProblem.h>
