@@ -44,10 +44,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Then the release build in build/ (configured once, rebuilt when sources change).  A failed
-# configure leaves no build.ninja, so the next run configures again from scratch.
+# configure leaves no build.ninja, so the next run configures again from scratch; a run that
+# installed packages configures again, so that what it installed is found (the peers, FCLIB
+# and MPI of --tests after a first build without them).
 cd "$(dirname "$0")/.."
 if [ ! -f build/build.ninja ]; then
   rm -rf build
   quiet "meson setup" meson setup build --buildtype=release
+elif [ ${#missing[@]} -gt 0 ]; then
+  quiet "meson setup --reconfigure" meson setup --reconfigure build
 fi
 quiet "ninja" ninja -C build
