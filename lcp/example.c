@@ -5,8 +5,9 @@
  *     ./example FOLDER           # an instance folder (README, "Instance folders")
  *
  * It solves the problem with projected Gauss-Seidel and with the exact pivoting reference,
- * found by name in liblcp's registry, and prints each solver's status, sweeps, residual and
- * the distance between the two answers.  Exit status 0 when both solved it.
+ * found by name in liblcp's registry, and prints each solver's status, iterations (sweeps,
+ * or pivoting steps), residual and the distance between the two answers.  Exit status 0
+ * when both solved it.
  *
  * The built-in problem is one contact with one friction direction:
  *     row 0: normal,   0 <= z0,              w0 = 2 z0 + 0.5 z1 - 1
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
         st = lcp_solve(lcp_solver_find(names[k]), &P, &o, z[k], &info);
         lcp_residuals R;
         lcp_residual(&P, z[k], w, &R);  /* the one residual, computed here from z */
-        printf("%-9s %-22s %6d sweeps  ||r||_2 %.3e  complementarity %.3e\n", names[k],
+        printf("%-9s %-10s %6d iterations  ||r||_2 %.3e  complementarity %.3e\n", names[k],
                lcp_status_str(st), info.iterations, R.r2, R.comp);
         failed |= st != LCP_OK && st != LCP_NONUNIQUE;
     }
