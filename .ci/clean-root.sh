@@ -89,8 +89,10 @@ rc=$?
 ok "bash bench/main.sh on the clean root: exit 0 ($((SECONDS - start)) s)" test $rc = 0 ||
   show_log 60
 t1=$root/src/results/amgs-table1
-ok "  ... wrote Table 1 and its figures anew (table.md, results.csv, a PNG for each figure)" \
-  eval 'test -s "$t1/table.md" -a -s "$t1/results.csv" -a -n "$(find "$t1" -name "*.png" -newer "$root/src/bench/main.sh")"'
+ok "  ... wrote Table 1, its claims and its figures anew (table1.md, table1.csv, claims.csv, PNGs)" \
+  eval 'test -s "$t1/table1.md" -a -s "$t1/table1.csv" -a -s "$t1/claims.csv" &&
+        test "$(find "$t1" -name "*.png" -newer "$root/src/bench/main.sh" | wc -l)" -gt 0 &&
+        test -z "$(find "$t1" -name "*.png" ! -newer "$root/src/bench/main.sh")"'
 in_root 'cd /src && git status --porcelain --untracked-files=all | grep -v "^ M results/amgs-table1/\|^?? build/"; true'
 ok "  ... and changed nothing outside results/amgs-table1/ and build/" test ! -s "$log" ||
   { show_log; false; }

@@ -83,7 +83,12 @@ int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, lo
 /* --factor-tol T|off: the relative tolerance of the reader's A = J Minv J^T + diag(E) test
  * (off: no test, -1).  0, or -1 with one error line. */
 int bench_parse_factor_tol(const char *cmd, const char *s, double *out);
-/* one error line on stderr: "lcpbench CMD: ..." */
+/* Before anything else in main: under an address-space limit (ulimit -v) that leaves no
+ * room for the work buffers of OpenBLAS's threads, execute the program again with
+ * OPENBLAS_NUM_THREADS=1 (its threads would spin forever and exit would hang; util.c).
+ * Returns when nothing is to be done (or the exec failed). */
+void bench_blas_fit(char **argv);
+/* one error line on stderr: "lcpbench CMD: ..." (control characters escaped: \n, \x1b) */
 void bench_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* the same line for what is not an error (a summary on stderr): "lcpbench CMD: ...", a path
  * inside a staged folder named as DIR/FILE */

@@ -14,6 +14,11 @@
  *     zdiff, wdiff   distance of the final z and w to the reference: got <= bound
  * Times are never compared.  Every regression prints one line naming instance, solver,
  * figure, expected and got, and the exit code is 1; a run with no baseline is a warning.
+ * A baseline run is matched by instance and label (its `solver' column; a setting on a suite
+ * line is part of the label).  Nothing matched: exit 1 and one line naming the labels not
+ * matched, the peers this build lacks among them and the labels run instead.  Some baseline
+ * runs missing: one REGRESSION line by label (exit 1), unless each is of a peer this build
+ * lacks (siconos-, ode-, bullet- unknown to bench_solver_find): a note.
  * --update rewrites baseline.csv (a plain CSV; provenance.json beside it) with bands: iterations + max(2, 5%), residual@K x 1.5
  * (+1e-14), final residual x 1.5 (+1e-12), distances max(2x, 1e-10).  Cost: the suite's runs (seconds).
  */
@@ -23,6 +28,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -179,7 +186,90 @@ static int write_baseline(const char *path, const figlist *L, int argc, char **a
     return bench_provenance_json(CMD, dir, argc, argv);
 }
 
-static int compare(const char *path, const figlist *L, int *nfig)
+/* growing text for the summary lines */
+typedef struct text {
+    char *s;
+    size_t n, cap;
+    int failed;
+} text;
+
+static void add(text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (int pass = 0; pass < 2 && !b->failed; pass++) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) b->failed = 1;
+        else if (b->s && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        } else {
+            size_t cap = 2 * (b->cap + (size_t)k + 256);
+            char *n = lcp_realloc(b->s, cap, 1);
+            if (!n) b->failed = 1;
+            else {
+                b->s = n;
+                b->cap = cap;
+            }
+        }
+    }
+}
+
+static const char *text_or(const text *b, const char *none)
+{
+    return b->n && !b->failed ? b->s : none;
+}
+
+/* A baseline label that names a peer library's solver (the prefixes of table_peers.c) which
+ * this build does not have.  A label is the solver's name, or solver:key=value;... when a
+ * suite line gives settings (suite.c); a label= of the suite's own is neither. */
+static int peer_lacking(const char *label)
+{
+    char s[BENCH_LABEL];
+    snprintf(s, sizeof s, "%s", label);
+    char *colon = strchr(s, ':');
+    if (colon) *colon = 0;
+    if (bench_solver_find(s)) return 0;
+    return !strncmp(s, "siconos-", 8) || !strncmp(s, "ode-", 4) || !strncmp(s, "bullet-", 7);
+}
+
+/* one run of the baseline (instance x label) and whether this check ran it */
+typedef struct brun {
+    const char *inst, *label;
+    int matched, done;
+} brun;
+
+/* the baseline's runs that found no run here, one entry per label: "LABEL (k of n runs:
+ * INST, ...)", into peers (peers this build lacks) or other; *npeer, *nother runs */
+static void unmatched(brun *R, int nr, text *peers, text *other, int *npeer, int *nother)
+{
+    for (int k = 0; k < nr; k++) {
+        if (R[k].matched || R[k].done) continue;
+        int peer = peer_lacking(R[k].label), miss = 0, all = 0;
+        text *b = peer ? peers : other;
+        for (int j = k; j < nr; j++)
+            if (!strcmp(R[j].label, R[k].label)) {
+                all++;
+                miss += !R[j].matched;
+            }
+        add(b, "%s%s (%d of %d runs:", b->n ? "; " : "", R[k].label, miss, all);
+        for (int j = k, shown = 0; j < nr; j++) {
+            if (R[j].matched || strcmp(R[j].label, R[k].label)) continue;
+            R[j].done = 1;
+            if (shown < 6) add(b, " %s", R[j].inst);
+            else if (shown == 6) add(b, " ...");
+            shown++;
+        }
+        add(b, ")");
+        *(peer ? npeer : nother) += miss;
+    }
+}
+
+/* 0: every baseline run compared (or lacking a peer) and within its bands; 1: a regression
+ * (lines printed); 2: nothing compared (one line printed) */
+static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
 {
     char msg[4400];
     bench_csv B;
@@ -195,24 +285,37 @@ static int compare(const char *path, const figlist *L, int *nfig)
         bench_csv_free(&B);
         return 1;
     }
-    int bad = 0, skipped = 0;
-    *nfig = B.nrow;
+    /* the baseline's runs (its `solver' column is the run's label) and which ran here */
+    brun *R = lcp_calloc((size_t)B.nrow + 1, sizeof *R);
+    int *of = lcp_calloc((size_t)B.nrow + 1, sizeof *of), nr = 0;
+    if (!R || !of) {
+        bench_error(CMD, "out of memory");
+        lcp_free(R);
+        lcp_free(of);
+        bench_csv_free(&B);
+        return 1;
+    }
     for (int r = 0; r < B.nrow; r++) {
+        const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
+        int k = nr - 1; /* a run's lines are adjacent in a written baseline: try the last */
+        if (k < 0 || strcmp(R[k].inst, inst) || strcmp(R[k].label, sol))
+            for (k = 0; k < nr; k++)
+                if (!strcmp(R[k].inst, inst) && !strcmp(R[k].label, sol)) break;
+        if (k == nr) {
+            R[nr++] = (brun){inst, sol, fig_find(L, inst, sol, "status") != NULL, 0};
+        }
+        of[r] = k;
+    }
+    int bad = 0;
+    *nfig = *nrun = 0;
+    for (int k = 0; k < nr; k++) *nrun += R[k].matched;
+    for (int r = 0; r < B.nrow; r++) {
+        if (!R[of[r]].matched) continue; /* summed up below, by label */
         const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
         const char *fig = bench_csv_get(&B, r, cf), *exp = bench_csv_get(&B, r, ce);
         const figure *g = fig_find(L, inst, sol, fig);
-        if (!g && !bench_solver_find(sol)) { /* a peer this build does not have */
-            skipped += !strcmp(fig, "status");
-            continue;
-        }
-        if (!g && !strcmp(fig, "status")) {
-            fprintf(stderr, "lcpbench check: REGRESSION %s %s status: expected %s, got no run "
-                            "(instance or solver missing)\n", inst, sol, exp);
-            bad = 1;
-            continue;
-        }
+        ++*nfig;
         if (!g) {
-            if (!fig_find(L, inst, sol, "status")) continue;   /* reported once above */
             fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s, got no value\n",
                     inst, sol, fig, exp);
             bad = 1;
@@ -236,20 +339,53 @@ static int compare(const char *path, const figlist *L, int *nfig)
             bad = 1;
         }
     }
-    /* runs that the baseline does not know: warn */
+    /* the baseline's runs with no run here, and the runs here with no baseline */
+    text peers = {0}, other = {0}, fresh = {0};
+    int npeer = 0, nother = 0, nfresh = 0;
+    unmatched(R, nr, &peers, &other, &npeer, &nother);
     for (int k = 0; k < L->n; k++) {
         if (strcmp(L->f[k].name, "status")) continue;
-        int known = 0;
-        for (int r = 0; !known && r < B.nrow; r++)
-            known = !strcmp(bench_csv_get(&B, r, ci), L->f[k].inst) &&
-                    !strcmp(bench_csv_get(&B, r, cs), L->f[k].solver);
-        if (!known)
+        int known = 0, seen = 0;
+        for (int j = 0; !known && j < nr; j++)
+            known = !strcmp(R[j].inst, L->f[k].inst) && !strcmp(R[j].label, L->f[k].solver);
+        if (known) continue;
+        nfresh++;
+        for (int j = 0; !seen && j < k; j++)
+            seen = !strcmp(L->f[j].name, "status") && !strcmp(L->f[j].solver, L->f[k].solver);
+        if (!seen) add(&fresh, "%s%s", fresh.n ? ", " : "", L->f[k].solver);
+        if (*nrun > 0)
             fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
                             "--update records it)\n", L->f[k].inst, L->f[k].solver);
     }
-    if (skipped)
-        fprintf(stderr, "lcpbench check: note: %d baseline runs of solvers this build does not "
-                        "have (peers) were not checked\n", skipped);
+    if (peers.failed || other.failed || fresh.failed) {
+        bench_error(CMD, "out of memory");
+        bad = 1;
+    } else if (*nrun == 0) { /* nothing compared: one line with the reason */
+        fprintf(stderr, "lcpbench check: FAILED: nothing compared: none of the %d runs of %s "
+                        "has a run in this check; baseline labels not matched: %s; of them "
+                        "peers this build lacks: %s; labels run here with no baseline: %s%s\n",
+                nr, path, text_or(&other, nr ? "none besides the peers" : "none (the baseline "
+                                                                          "holds no runs)"),
+                text_or(&peers, "none"), text_or(&fresh, "none"),
+                nother && nfresh ? " (a changed setting changes the label: review, then "
+                                   "lcpbench check --update)" : "");
+        bad = 2;
+    } else {
+        if (nother) {
+            fprintf(stderr, "lcpbench check: REGRESSION %d baseline runs have no run here "
+                            "(a changed setting changes the label; an instance or solver "
+                            "gone): %s\n", nother, other.s);
+            bad = 1;
+        }
+        if (npeer)
+            fprintf(stderr, "lcpbench check: note: %d baseline runs of peers this build lacks "
+                            "were not checked: %s\n", npeer, peers.s);
+    }
+    lcp_free(peers.s);
+    lcp_free(other.s);
+    lcp_free(fresh.s);
+    lcp_free(R);
+    lcp_free(of);
     bench_csv_free(&B);
     return bad;
 }
@@ -361,7 +497,7 @@ int bench_cmd_check(int argc, char **argv)
     int rc = bench_suite_load(CMD, suite, NULL, 0, &S);
     figlist L = {0};
     long runs = 0;
-    int nfig = 0;
+    int nfig = 0, nrun = 0;
     if (rc == 0) {
         runs = bench_suite_runs(&S);
         int g = bench_grid_run(CMD, &S, tmp, 1, 1, argc, argv);
@@ -374,12 +510,13 @@ int bench_cmd_check(int argc, char **argv)
         if (rc == 0)
             printf("lcpbench check: wrote %d figures of %ld runs to %s\n", L.n, runs, baseline);
     } else if (rc == 0) {
-        rc = compare(baseline, &L, &nfig);
+        rc = compare(baseline, &L, &nfig, &nrun);
         if (rc == 0)
-            printf("lcpbench check: %d figures of %ld runs within their bands (%s)\n", nfig,
-                   runs, baseline);
-        else
+            printf("lcpbench check: %d figures of %d runs within their bands (%s)\n", nfig,
+                   nrun, baseline);
+        else if (rc == 1)
             fprintf(stderr, "lcpbench check: FAILED against %s\n", baseline);
+        rc = rc != 0; /* 2: nothing compared, said in one line */
     }
     lcp_free(L.f);
     if (!out) nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -19,7 +19,12 @@
  *            1 or 2 friction rows with findex, one mu per contact) and free rows; a
  *            frictionless LCP is written as 2D contacts with mu = 0 and a decoupled tangent
  *            row (W_tt = 1, q_t = 0), which reads back as itself with --friction none.
- *            z0.mtx and zref.mtx travel as FCLIB's guess and solution (r).
+ *            z0.mtx travels as FCLIB's (first) guess.  FCLIB's solution solves the cone
+ *            problem, not the box-friction (or normal) LCP written here, so it is kept apart
+ *            as zref-cone.mtx, never zref.mtx (which zdiff/wdiff compare against); written
+ *            out, the folder's zref-cone.mtx (never its zref.mtx) becomes FCLIB's solution.
+ *            meta.txt records the source file and problem, the contacts, mu (one value, or
+ *            min .. max and each contact's up to 64) and exactly what the friction rows are.
  *   siconos  Siconos Numerics' .dat LCP files (linearComplementarity_printInFile): in.  Dense
  *            storage only (the matrix buffer is column-major: value k is M(k mod n, k div n));
  *            w = M z + q is our convention.
@@ -74,6 +79,8 @@ static void help(void)
            "  ode      dense text of ODE/DART/Bullet's dSolveLCP arguments (A x = b + w, q = -b),\n"
            "           in and out\n"
            "  --friction box   FCLIB's Coulomb cone as box friction (findex rows; default)\n"
+           "                   FCLIB's solution (of the cone problem) is kept as\n"
+           "                   zref-cone.mtx, not zref.mtx: it does not solve the box LCP\n"
            "  --friction none  FCLIB's normal rows only (the frictionless LCP)\n"
            "  --factor-tol T|off  the reader's A = J Minv J^T + diag(E) tolerance (1e-12)\n"
            "  --force          replace OUT when it exists\n\n"
@@ -432,12 +439,14 @@ static lcp_status fc_layout(lcp_problem *P, int nc, int d, int p, const double *
     return LCP_OK;
 }
 
-/* the vector v (length n) of an FCLIB problem into P->q..., or z0/zref */
-static lcp_status pick(const double *v, const int *keep, int n, int m, double **out)
+/* an FCLIB vector pair, r (the mc contact rows) and l (the free rows after them, zero when
+ * absent), onto the rows kept (n = mc + free rows in all): z0 or the cone solution */
+static lcp_status pick(const double *r, const double *l, const int *keep, int mc, int n, int m,
+                       double **out)
 {
     if (!(*out = lcp_calloc((size_t)(m ? m : 1), sizeof **out))) return LCP_ERR_NOMEM;
     for (int i = 0; i < n; i++)
-        if (keep[i] >= 0) (*out)[keep[i]] = v[i];
+        if (keep[i] >= 0) (*out)[keep[i]] = i < mc ? r[i] : l ? l[i - mc] : 0.0;
     return LCP_OK;
 }
 
@@ -654,9 +663,89 @@ static lcp_status fc_look(const char *path, fc_groups *g, char *msg, size_t len)
     return LCP_OK;
 }
 
-static lcp_status read_fclib(const char *path, int box, lcp_problem *P, char *msg, size_t len)
+/* the shortest %g form of v that reads back as v */
+static void exact(char *b, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(b, n, "%.*g", prec, v);
+        if (strtod(b, NULL) == v) return;
+    }
+}
+
+enum { MU_LIST = 64 }; /* meta.txt lists each contact's mu up to this many contacts */
+
+/* meta.txt of an instance read from FCLIB: where it came from (file, problem), its contacts
+ * and mu, and exactly what the friction rows are; NULL when out of memory */
+static char *fc_meta(const char *path, const fc_groups *has, int local, int d, int nc, int p,
+                     const double *mu, int box, int ng, int solution)
+{
+    size_t cap = 4096 + (size_t)(nc <= MU_LIST ? nc : 0) * 32 + strlen(path), n = 0;
+    char *t = lcp_malloc(cap, 1), b[40], c[40];
+    if (!t) return NULL;
+#define PUT(...) (n += (size_t)snprintf(t + n, n < cap ? cap - n : 0, __VA_ARGS__))
+    PUT("source = FCLIB %s problem\nsource_file = %s\n", local ? "local" : "global", path);
+    PUT("source_problem = %s (an FCLIB file holds one problem%s)\n",
+        local ? "fclib_local" : "fclib_global",
+        local && has->global ? "; this one also has fclib_global, not read" : "");
+    PUT("dim = %d\ncontacts = %d\n", d, nc);
+    if (p) PUT("free_rows = %d (the %s equality multipliers, after the contact rows)\n", p,
+               local ? "mixed part's" : "global problem's");
+    double lo = INFINITY, hi = -INFINITY;
+    for (int a = 0; a < nc; a++) {
+        lo = fmin(lo, mu[a]);
+        hi = fmax(hi, mu[a]);
+    }
+    exact(b, sizeof b, lo);
+    exact(c, sizeof c, hi);
+    if (lo == hi) PUT("mu = %s (every contact)\n", b);
+    else PUT("mu = %s .. %s (min .. max over the %d contacts)\n", b, c, nc);
+    if (lo != hi && nc <= MU_LIST) {
+        PUT("mu_per_contact =");
+        for (int a = 0; a < nc; a++) {
+            exact(b, sizeof b, mu[a]);
+            PUT(" %s", b);
+        }
+        PUT("\n");
+    } else if (lo != hi) {
+        PUT("mu_per_contact = %s\n", box ? "not listed (over 64 contacts): hi.mtx of each "
+                                           "contact's tangent rows" : "not listed (over 64 "
+                                           "contacts)");
+    }
+    if (!box)
+        PUT("friction = none: FCLIB's normal rows only, the frictionless LCP (W_NN, q_N); "
+            "mu and the tangent rows are dropped\n");
+    else if (d == 3)
+        PUT("friction = box: each of a contact's 2 tangent rows bounded on its own, "
+            "-mu z_N <= z_t <= mu z_N (findex = the contact's normal row), i.e. the 4-facet "
+            "pyramid |z_t1|, |z_t2| <= mu z_N circumscribing FCLIB's Coulomb cone "
+            "|r_T| <= mu r_N (the cone's De Saxce term mu |u_T| in the normal velocity is "
+            "dropped)\n");
+    else
+        PUT("friction = box: a contact's tangent row bounded by -mu z_N <= z_t <= mu z_N "
+            "(findex = the contact's normal row), which is FCLIB's 2D Coulomb cone "
+            "|r_T| <= mu r_N itself (the cone's De Saxce term mu |u_T| in the normal velocity "
+            "is dropped)\n");
+    if (ng > 0) PUT("z0 = FCLIB's guess 1 of %d\n", ng);
+    if (solution)
+        PUT("zref-cone = zref-cone.mtx: FCLIB's solution (r%s) of its cone problem, %s; kept "
+            "apart from zref.mtx (none is written), nothing compares against it\n",
+            p ? ", then l on the free rows" : "",
+            !box ? "not of this LCP (whose tangent rows are dropped)"
+            : d == 3 ? "not of this LCP (friction in a disk there, in a square here)"
+                     : "to the accuracy of the solver that made it");
+    else PUT("zref-cone = none (the file holds no solution)\n");
+#undef PUT
+    if (n >= cap) t[cap - 1] = 0; /* cannot happen: cap holds every line */
+    return t;
+}
+
+/* P from the FCLIB file; *cone: FCLIB's solution on the rows kept (NULL when the file has
+ * none), which solves the cone problem, not P */
+static lcp_status read_fclib(const char *path, int box, lcp_problem *P, double **cone,
+                             char *msg, size_t len)
 {
     fc_groups has;
+    *cone = NULL;
     lcp_status st0 = fc_look(path, &has, msg, len);
     if (st0 != LCP_OK) return st0;
     struct fclib_local *L = has.local ? fclib_read_local(path) : NULL;
@@ -667,29 +756,43 @@ static lcp_status read_fclib(const char *path, int box, lcp_problem *P, char *ms
     int *keep = NULL, n = 0;
     lcp_status st = L ? fc_local_problem(L, box, P, &keep, &n, path, msg, len)
                       : fc_global_problem(G, box, P, &keep, &n, path, msg, len);
+    int ng = 0, d = 0, mc = 0;
+    struct fclib_solution *g = NULL, *s = NULL;
+    if (st == LCP_OK) { /* the guess and the solution: r of FCLIB, l on the free rows */
+        d = L ? L->spacedim : G->spacedim;
+        mc = L ? L->W->m : G->H->n;
+        g = has.guesses ? fclib_read_guesses(path, &ng) : NULL;
+        s = has.solution ? fclib_read_solution(path) : NULL;
+        if (g && ng > 0 && g[0].r) st = pick(g[0].r, g[0].l, keep, mc, n, P->m, &P->z0);
+        if (st == LCP_OK && s && s->r) st = pick(s->r, s->l, keep, mc, n, P->m, cone);
+        if (st == LCP_OK && !(P->meta = fc_meta(path, &has, L != NULL, d, mc / d, n - mc,
+                                                L ? L->mu : G->mu, box, g && g[0].r ? ng : 0,
+                                                *cone != NULL)))
+            st = LCP_ERR_NOMEM;
+        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
+    }
+    if (g) fclib_delete_solutions(g, ng);
+    if (s) fclib_delete_solutions(s, 1);
     /* libfclib's delete functions free the contents; the structs are the caller's */
     if (L) fclib_delete_local(L);
     if (G) fclib_delete_global(G);
     free(L); /* made by libfclib's malloc */
     free(G);
-    if (st == LCP_OK) { /* the guess and the solution: r of FCLIB (contact rows only) */
-        int ng = 0;
-        struct fclib_solution *g = has.guesses ? fclib_read_guesses(path, &ng) : NULL;
-        struct fclib_solution *s = has.solution ? fclib_read_solution(path) : NULL;
-        if (g && ng > 0 && g[0].r) st = pick(g[0].r, keep, n, P->m, &P->z0);
-        if (st == LCP_OK && s && s->r) st = pick(s->r, keep, n, P->m, &P->zref);
-        if (g) fclib_delete_solutions(g, ng);
-        if (s) fclib_delete_solutions(s, 1);
-        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
-    }
     lcp_free(keep);
     if (st == LCP_OK) {
-        char m2[1024], meta[512];
-        snprintf(meta, sizeof meta, "source = FCLIB %s problem\nfriction = %s\n",
-                 L ? "local" : "global", box ? "box (findex rows)" : "none (normal rows)");
-        P->meta = lcp_strdup(meta);
+        char m2[1024];
         st = lcp_problem_check(P, m2, sizeof m2);
+        if (st == LCP_OK && *cone) { /* the same checks as zref: m rows, finite */
+            for (int i = 0; i < P->m && st == LCP_OK; i++)
+                if (!isfinite((*cone)[i]))
+                    st = fail(m2, sizeof m2, LCP_ERR_FORMAT, "its solution is not finite "
+                              "(row %d)", i);
+        }
         if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, m2);
+    }
+    if (st != LCP_OK) {
+        lcp_free(*cone);
+        *cone = NULL;
     }
     return st;
 }
@@ -877,10 +980,11 @@ static lcp_status fc_failed(int code, char *msg, size_t len, const char *path, c
     return fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the %s", path, what);
 }
 
-/* z0 and zref as FCLIB's guess and solution (r, in FCLIB's row order) into tmp */
-static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const int *pos,
-                                 int mc, int nf, const char *tmp, const char *path, char *msg,
-                                 size_t len)
+/* z0 and the cone solution (zref-cone.mtx, never zref.mtx: the box LCP's answer does not
+ * solve FCLIB's cone problem) as FCLIB's guess and solution (r, in FCLIB's row order) */
+static lcp_status fc_write_guess(const lcp_problem *P, const double *cone, const int *where,
+                                 const int *pos, int mc, int nf, const char *tmp,
+                                 const char *path, char *msg, size_t len)
 {
     struct fclib_solution g = {0};
     double *z0 = lcp_calloc((size_t)mc + nf + 1, sizeof *z0);
@@ -889,22 +993,22 @@ static lcp_status fc_write_guess(const lcp_problem *P, const int *where, const i
     for (int i = 0; st == LCP_OK && i < P->m; i++) {
         int at = where[i] == 0 ? pos[i] : mc + pos[i];
         if (P->z0) z0[at] = P->z0[i];
-        if (P->zref) zr[at] = P->zref[i];
+        if (cone) zr[at] = cone[i];
     }
     int code;
     g.r = z0;
     if (st == LCP_OK && P->z0 && (code = fc_child(&(fc_job){NULL, &g, 1, tmp})) != 0)
         st = fc_failed(code, msg, len, path, "guess");
     g.r = zr;
-    if (st == LCP_OK && P->zref && (code = fc_child(&(fc_job){NULL, &g, 0, tmp})) != 0)
+    if (st == LCP_OK && cone && (code = fc_child(&(fc_job){NULL, &g, 0, tmp})) != 0)
         st = fc_failed(code, msg, len, path, "solution");
     lcp_free(z0);
     lcp_free(zr);
     return st;
 }
 
-static lcp_status write_fclib(const char *path, const lcp_problem *P, int force, char *msg,
-                              size_t len)
+static lcp_status write_fclib(const char *path, const lcp_problem *P, const double *cone,
+                              int force, char *msg, size_t len)
 {
     int m = P->m, d = 0, nc = 0, nf = 0, k0 = -1;
     int *where = lcp_malloc((size_t)(m ? m : 1), sizeof *where);
@@ -982,8 +1086,8 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     int code, clean = bench_cleanup_file(tmp);    /* removed if a signal ends the command */
     if (st == LCP_OK && (code = fc_child(&(fc_job){&L, NULL, 0, tmp})) != 0)
         st = fc_failed(code, msg, len, path, "problem");
-    if (st == LCP_OK && (P->z0 || P->zref))
-        st = fc_write_guess(P, where, pos, mc, nf, tmp, path, msg, len);
+    if (st == LCP_OK && (P->z0 || cone))
+        st = fc_write_guess(P, cone, where, pos, mc, nf, tmp, path, msg, len);
     if (st == LCP_OK && rename(tmp, path) != 0)
         st = fail(msg, len, LCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     if (st != LCP_OK) remove(tmp); /* nothing half-written */
@@ -1002,6 +1106,65 @@ static lcp_status write_fclib(const char *path, const lcp_problem *P, int force,
     return st;
 }
 #endif /* LCPBENCH_HAVE_FCLIB */
+
+/* ---- the cone solution beside a folder ------------------------------------------------ */
+
+/* the name of FCLIB's solution in an instance folder: it solves the cone problem, not the
+ * folder's LCP, so it is kept apart from zref.mtx (which zdiff and wdiff compare against) */
+#define CONE_FILE "zref-cone.mtx"
+
+static lcp_status cone_path(char *b, size_t n, const char *dir, char *msg, size_t len)
+{
+    if (snprintf(b, n, "%s/" CONE_FILE, dir) >= (int)n)
+        return fail(msg, len, LCP_ERR_IO, "%s: path too long", dir);
+    return LCP_OK;
+}
+
+/* IN/zref-cone.mtx when the folder has one (*cone NULL when not): m rows, finite */
+static lcp_status read_cone(const char *dir, int m, double **cone, char *msg, size_t len)
+{
+    char path[4200];
+    int rows = 0;
+    *cone = NULL;
+    lcp_status st = cone_path(path, sizeof path, dir, msg, len);
+    if (st != LCP_OK || access(path, F_OK) != 0) return st;
+    st = lcp_read_vector(path, &rows, cone, msg, len);
+    if (st == LCP_OK && rows != m)
+        st = fail(msg, len, LCP_ERR_FORMAT, "%s: %d rows where the instance has %d", path, rows,
+                  m);
+    for (int i = 0; st == LCP_OK && i < m; i++)
+        if (!isfinite((*cone)[i]))
+            st = fail(msg, len, LCP_ERR_FORMAT, "%s: row %d is not finite", path, i);
+    if (st != LCP_OK) {
+        lcp_free(*cone);
+        *cone = NULL;
+    }
+    return st;
+}
+
+/* the instance folder, with zref-cone.mtx when cone is given (a stale one removed when not);
+ * the cone file first, so that a failure leaves neither */
+static lcp_status write_folder(const char *dir, const lcp_problem *P, const double *cone,
+                               char *msg, size_t len)
+{
+    char path[4200];
+    struct stat sb;
+    int created = 0;
+    lcp_status st = cone_path(path, sizeof path, dir, msg, len);
+    if (st != LCP_OK) return st;
+    if (cone && stat(dir, &sb) != 0) {
+        if (mkdir(dir, 0777) != 0)
+            return fail(msg, len, LCP_ERR_IO, "%s: cannot create folder: %s", dir,
+                        strerror(errno));
+        created = 1;
+    }
+    if (cone) st = lcp_write_vector(path, P->m, cone, msg, len);
+    if (st == LCP_OK) st = lcp_write_instance(dir, P, msg, len);
+    if (st != LCP_OK && cone) remove(path);
+    if (st != LCP_OK && created) rmdir(dir);
+    if (st == LCP_OK && !cone) remove(path);
+    return st;
+}
 
 /* ---- the command ------------------------------------------------------------------------- */
 
@@ -1082,14 +1245,18 @@ int bench_cmd_convert(int argc, char **argv)
     lcp_problem P;
     lcp_problem_init(&P);
     char msg[4400];
+    double *cone = NULL; /* FCLIB's solution of the cone problem (zref-cone.mtx): not zref */
     lcp_status st = LCP_ERR_ARG;
     switch (a.from) {
-    case FMT_FOLDER: st = lcp_read_instance_opt(a.in, &a.ro, &P, msg, sizeof msg); break;
+    case FMT_FOLDER:
+        st = lcp_read_instance_opt(a.in, &a.ro, &P, msg, sizeof msg);
+        if (st == LCP_OK) st = read_cone(a.in, P.m, &cone, msg, sizeof msg);
+        break;
     case FMT_SICONOS: st = read_siconos(a.in, &P, msg, sizeof msg); break;
     case FMT_ODE: st = read_ode(a.in, &P, msg, sizeof msg); break;
     case FMT_FCLIB:
 #ifdef LCPBENCH_HAVE_FCLIB
-        st = read_fclib(a.in, a.friction_box, &P, msg, sizeof msg);
+        st = read_fclib(a.in, a.friction_box, &P, &cone, msg, sizeof msg);
 #endif
         break;
     case FMT_NONE: break;
@@ -1111,13 +1278,13 @@ int bench_cmd_convert(int argc, char **argv)
                 snprintf(msg, sizeof msg, "%s: exists and is not empty (use --force)", a.out);
                 st = LCP_ERR_IO;
             } else {
-                st = lcp_write_instance(a.out, &P, msg, sizeof msg);
+                st = write_folder(a.out, &P, cone, msg, sizeof msg);
             }
             break;
         case FMT_ODE: st = write_ode(a.out, &P, a.force, msg, sizeof msg); break;
         case FMT_FCLIB:
 #ifdef LCPBENCH_HAVE_FCLIB
-            st = write_fclib(a.out, &P, a.force, msg, sizeof msg);
+            st = write_fclib(a.out, &P, cone, a.force, msg, sizeof msg);
 #endif
             break;
         default: break;
@@ -1125,5 +1292,6 @@ int bench_cmd_convert(int argc, char **argv)
     }
     if (st != LCP_OK) bench_error(CMD, "%s", msg);
     lcp_problem_free(&P);
+    lcp_free(cone);
     return st == LCP_OK ? 0 : 1;
 }

@@ -171,6 +171,8 @@ int bench_mpi_work(const bench_mpi *m, bench_cell_fn *run, void *ctx);
 
 /* the runs.csv header line (with its newline) */
 void bench_runs_head(FILE *f);
+/* one runs.csv row of a run (the row writer of `run', and of `solve --history DIR') */
+void bench_runs_row(FILE *f, const bench_row *w);
 
 /* Parse suite text (scene lines capture into DIR/instances), run it into DIR and draw its
  * convergence figures quietly: what the tables share.  m: the ranks of mpirun (NULL:
@@ -227,8 +229,10 @@ int bench_stage_open(const char *cmd, bench_stage *s, const char *dir, int force
  * 1 is returned with no further line (the failed write printed its own). */
 int bench_stage_commit(const char *cmd, bench_stage *s, int ok);
 /* Move every file of s->work into s->dir (created), keeping the other files of s->dir; a
- * file that exists there is refused (one error line each) unless force.  0, or 1.  After a
- * failed write (as above) nothing is moved: 1. */
+ * file that exists there is refused (one error line each) unless force, but for
+ * provenance.json and runs.csv (solve --history writes its runs.csv with the rows of the
+ * previous one that it keeps).  0, or 1.  After a failed write (as above) nothing is
+ * moved: 1. */
 int bench_stage_merge(const char *cmd, bench_stage *s, int force);
 /* How many output files (bench_out) could not be opened or written so far in this process:
  * a stage compares it with its count at opening, the grid loop stops when it grows. */
@@ -237,6 +241,19 @@ int bench_write_failures(void);
 void bench_write_failed(void);
 /* 1 with one error line when dir holds the INCOMPLETE mark, else 0 */
 int bench_incomplete(const char *cmd, const char *dir);
+/* An output folder's writer lock: the file DIR.lock beside DIR (made, with its parents, when
+ * missing), write-locked with fcntl (F_SETLK, the whole file) while the command writes DIR,
+ * holding its pid.  A second command for the same DIR is refused (one error line naming DIR
+ * and the holder's pid: 1).  The kernel drops the lock when its process ends however it
+ * ends, and forked children never hold it, so a DIR.lock left by a process that died
+ * (SIGKILL, a crash) is stale: the next command takes it over.  Released (and the file
+ * removed) by bench_lock_release, or by a SIGINT, SIGTERM or SIGHUP. */
+typedef struct bench_lock {
+    char path[BENCH_PATH + 8];
+    int fd, slot;
+} bench_lock;
+int bench_lock_take(const char *cmd, bench_lock *l, const char *dir);
+void bench_lock_release(bench_lock *l);     /* nothing when not taken */
 /* remove a file or a folder tree (async-signal-safe; errors ignored) */
 void bench_remove_tree(const char *path);
 

@@ -101,6 +101,7 @@ int bench_cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    bench_blas_fit(argv);   /* under ulimit -v: OpenBLAS threads that cannot exist (util.c) */
     /* timing (README, "The harness"): single-threaded BLAS unless the user says */
     if (!getenv("OPENBLAS_NUM_THREADS")) {
         setenv("OPENBLAS_NUM_THREADS", "1", 0);

@@ -277,6 +277,11 @@ static void runs_row(void *ctx, const bench_row *w)
     fflush(f);
 }
 
+void bench_runs_row(FILE *f, const bench_row *w)
+{
+    runs_row(f, w);
+}
+
 /* DIR/shard.csv: every cell of the grid with this folder's shard number */
 static int shard_csv(const char *cmd, const bench_suite *S, const char *dir, int k, int n)
 {
@@ -538,20 +543,25 @@ static int mpi_cmd_run(const bench_mpi *m, const char *suite, const char *out, i
 {
     bench_stage stage;
     bench_suite S;
+    bench_lock lock = {.fd = -1, .slot = -1};    /* rank 0's: one writer per DIR */
     char capdir[BENCH_PATH + 64];
     int ok = 0, rc = 1;
     if (bench_mpi_rank(m) == 0) {
         if (shard_n > 0) {
             bench_error(CMD, "--shard is for runs without mpirun (mpirun deals the cells)");
             rc = 2;
-        } else if (!bench_stage_open(CMD, &stage, out, force)) {
+        } else if (!bench_lock_take(CMD, &lock, out) &&
+                   !bench_stage_open(CMD, &stage, out, force)) {
             snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
             rc = bench_suite_load(CMD, suite, capdir, 1, &S);
             ok = rc == 0;
             if (!ok) bench_stage_commit(CMD, &stage, 0);
         }
     }
-    if (!bench_mpi_agree(m, ok)) return bench_mpi_rank(m) == 0 ? rc : 1;
+    if (!bench_mpi_agree(m, ok)) {
+        bench_lock_release(&lock);
+        return bench_mpi_rank(m) == 0 ? rc : 1;
+    }
     if (bench_mpi_rank(m) > 0) {
         scratch_open(m, &stage);
         snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
@@ -571,6 +581,7 @@ static int mpi_cmd_run(const bench_mpi *m, const char *suite, const char *out, i
         bench_plot_dir(CMD, stage.work, 0) != 0)
         rc = 1;
     if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
+    bench_lock_release(&lock);
     return rc;
 }
 
@@ -628,6 +639,33 @@ int bench_run_text(const char *cmd, const char *text, const char *name, const ch
     return rc;
 }
 
+/* `lcpbench run' without mpirun, DIR locked: staged into DIR.tmpPID, put in place at the end */
+static int run_staged(const char *suite, const char *out, int force, int plots, int shard_k,
+                      int shard_n, int argc, char **argv)
+{
+    bench_stage stage;
+    if (bench_stage_open(CMD, &stage, out, force)) return 1;
+    char capdir[BENCH_PATH + 64];
+    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
+    bench_suite S;
+    int rc = bench_suite_load(CMD, suite, capdir, 1, &S);
+    if (rc) {
+        bench_stage_commit(CMD, &stage, 0);
+        return rc;
+    }
+    rc = bench_grid_run_shard(CMD, &S, stage.work, 1, 0, shard_k, shard_n, argc, argv);
+    bench_suite_free(&S);
+    if (rc == BENCH_NOMEM) {      /* a grid cut short by memory: the previous DIR stays */
+        bench_stage_commit(CMD, &stage, 0);
+        return 1;
+    }
+    if (plots && bench_write_failures() == stage.failures &&   /* not a lost folder's */
+        bench_plot_dir(CMD, stage.work, 0) != 0)
+        rc = 1;
+    if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
+    return rc;
+}
+
 static void help(void)
 {
     printf("usage: lcpbench run SUITE --out DIR [--force] [--no-plots] [--shard K/N]\n"
@@ -639,7 +677,9 @@ static void help(void)
            "(residual against iteration and time per instance, .gp + .png + .pdf).\n"
            "Refuses a non-empty DIR unless --force.  The folder is written as DIR.tmpPID\n"
            "and renamed into place when complete (--force replaces DIR whole then); SIGINT\n"
-           "or SIGTERM leave the previous DIR as it was and no temporary file.\n"
+           "or SIGTERM leave the previous DIR as it was and no temporary file.  While it\n"
+           "runs DIR.lock beside DIR is locked: a second run into DIR is refused (a lock\n"
+           "left by a process that died holds nothing and is taken over).\n"
            "--shard K/N runs the cells c (instance x solver line, counted from 0 in the\n"
            "grid's order) with c mod N = K-1 and writes DIR/shard.csv; `lcpbench merge'\n"
            "joins the N shard folders into the folder the whole run writes.\n"
@@ -709,25 +749,9 @@ int bench_cmd_run(int argc, char **argv)
         bench_mpi_finish(m);
         return rc;
     }
-    bench_stage stage;
-    if (bench_stage_open(CMD, &stage, out, force)) return 1;
-    char capdir[BENCH_PATH + 64];
-    snprintf(capdir, sizeof capdir, "%s/instances", stage.work);
-    bench_suite S;
-    int rc = bench_suite_load(CMD, suite, capdir, 1, &S);
-    if (rc) {
-        bench_stage_commit(CMD, &stage, 0);
-        return rc;
-    }
-    rc = bench_grid_run_shard(CMD, &S, stage.work, 1, 0, shard_k, shard_n, argc, argv);
-    bench_suite_free(&S);
-    if (rc == BENCH_NOMEM) {      /* a grid cut short by memory: the previous DIR stays */
-        bench_stage_commit(CMD, &stage, 0);
-        return 1;
-    }
-    if (plots && bench_write_failures() == stage.failures &&   /* not a lost folder's */
-        bench_plot_dir(CMD, stage.work, 0) != 0)
-        rc = 1;
-    if (bench_stage_commit(CMD, &stage, 1)) rc = 1;
+    bench_lock lock;                     /* one writer per DIR: a second run is refused */
+    if (bench_lock_take(CMD, &lock, out)) return 1;
+    int rc = run_staged(suite, out, force, plots, shard_k, shard_n, argc, argv);
+    bench_lock_release(&lock);
     return rc;
 }

@@ -41,7 +41,9 @@ static void help(void)
            "  --solver NAME[,NAME]  solvers (lcpbench list solvers)\n"
            "  --history DIR         write DIR/INSTANCE__SOLVER.csv: iteration,residual,\n"
            "                        residual_inf,time_s (sweep k at k x the timed seconds\n"
-           "                        per sweep) and DIR/provenance.json\n"
+           "                        per sweep), DIR/provenance.json and DIR/runs.csv (the\n"
+           "                        rows of lcpbench run, joined to those of an earlier\n"
+           "                        solve into DIR), so `lcpbench plot DIR' draws it\n"
            "  --solution DIR        write DIR/INSTANCE__SOLVER.mtx (z, Matrix Market)\n"
            "  --store-ref           store a direct solver's z as INSTANCE/zref.mtx\n"
            "  --provenance FILE     write what ran where (version, compiler, CPU, ...) as JSON\n"
@@ -107,6 +109,8 @@ static int read_perm(const char *file, int **perm, int *count)
 typedef struct solve_args {
     const char *solvers, *history, *solution, *provenance;
     int force, store_ref, ninst, lean;
+    FILE *runs;          /* --history DIR: its runs.csv (staged), the rows of `run' */
+    bench_out runs_out;
     double factor_tol;   /* --factor-tol (1e-12; -1 = off) */
     char **inst;
     int *perm;
@@ -267,8 +271,9 @@ static void csv_num(double v)
 
 static void solve_row(void *ctx, const bench_row *w)
 {
-    (void)ctx;
+    const solve_args *a = ctx;
     const bench_result *r = w->r;
+    if (a->runs) bench_runs_row(a->runs, w);
     int ok = w->usable;
     bench_csv_field(stdout, w->inst->name);
     printf(",%s,%s,%d", w->spec->solver->name, w->status, r->iterations);
@@ -341,7 +346,9 @@ static int solve_after(void *ctx, const bench_row *w, lcp_problem *P)
 }
 
 /* --history and --solution folders: written into DIR.tmpPID, moved into DIR when the solves
- * are done (an interrupted solve leaves DIR as it was; harness.h, interrupted commands) */
+ * are done (an interrupted solve leaves DIR as it was; harness.h, interrupted commands);
+ * --history DIR also gets runs.csv, the rows `run' writes, so that `lcpbench plot DIR'
+ * draws it (its history column names DIR/INSTANCE__SOLVER.csv) */
 static int outputs_ready(solve_args *a, bench_stage *stage, int argc, char **argv)
 {
     const char **dir[2] = {&a->history, &a->solution};
@@ -351,8 +358,102 @@ static int outputs_ready(solve_args *a, bench_stage *stage, int argc, char **arg
         *dir[k] = stage[k].work;
         if (bench_provenance_json(CMD, *dir[k], argc, argv)) return -1;
     }
+    if (a->history) {
+        char path[BENCH_PATH + 64];
+        snprintf(path, sizeof path, "%s/runs.csv", a->history);
+        if (!(a->runs = bench_open(CMD, &a->runs_out, path, 1))) return -1;
+        bench_runs_head(a->runs);
+    }
     if (a->provenance && bench_provenance_file(CMD, a->provenance, argc, argv)) return -1;
     return 0;
+}
+
+/* The staged runs.csv of --history DIR after the rows of DIR/runs.csv (a previous solve's)
+ * that stay true, so that it names every history the folder keeps: an old row stays unless
+ * this solve wrote its instance and label again (its columns matched by name); a new row
+ * whose history file DIR has already is dropped without --force (bench_stage_merge refuses
+ * that file, so the old row stays with it).  An unreadable DIR/runs.csv is an error (its
+ * replacement is not moved in) unless --force, which replaces it.  0; 1 (one line);
+ * BENCH_NOMEM (one line) when memory ran out: the caller then moves nothing in. */
+static int runs_combine(const bench_stage *st, int force)
+{
+    char path[sizeof st->work + 16], prev[sizeof st->dir + 16], msg[8400];
+    char file[sizeof st->dir + 2 * BENCH_LABEL + 32];
+    snprintf(path, sizeof path, "%s/runs.csv", st->work);
+    snprintf(prev, sizeof prev, "%s/runs.csv", st->dir);
+    bench_csv N, O = {0};
+    int have = access(prev, F_OK) == 0, rc = 0;
+    if (bench_csv_read(path, &N, msg, sizeof msg) != 0) {   /* our own file: out of memory */
+        bench_error(CMD, "%s", msg);
+        return BENCH_NOMEM;
+    }
+    int bad = have && bench_csv_read(prev, &O, msg, sizeof msg) != 0;
+    if (bad && strstr(msg, "out of memory")) {
+        bench_error(CMD, "%s", msg);
+        bench_csv_free(&N);
+        return BENCH_NOMEM;
+    }
+    if (have && !bad && (bench_csv_col(&O, "instance") < 0 || bench_csv_col(&O, "label") < 0)) {
+        snprintf(msg, sizeof msg, "%s: not a runs.csv of lcpbench (no instance,label)", prev);
+        bad = 1;
+    }
+    if (bad) {
+        bench_csv_free(&O);
+        have = 0;
+        if (!force) {
+            bench_error(CMD, "%s (use --force to replace it)", msg);
+            unlink(path);
+            bench_csv_free(&N);
+            return 1;
+        }
+    }
+    int ci = bench_csv_col(&N, "instance"), cl = bench_csv_col(&N, "label");
+    int ch = bench_csv_col(&N, "history");
+    int oi = bench_csv_col(&O, "instance"), ol = bench_csv_col(&O, "label");
+    char *keep = lcp_malloc((size_t)N.nrow + 1, 1);
+    int dropped = 0;
+    for (int r = 0; keep && r < N.nrow; r++) {
+        const char *h = bench_csv_get(&N, r, ch);
+        snprintf(file, sizeof file, "%s/%s", st->dir, h);
+        keep[r] = force || !*h || access(file, F_OK) != 0;
+        dropped |= !keep[r];
+    }
+    bench_out o;
+    FILE *f = keep && (have || dropped) ? bench_open(CMD, &o, path, 1) : NULL;
+    if (!keep) {
+        bench_error(CMD, "out of memory");
+        rc = BENCH_NOMEM;
+    }
+    if (f) {
+        for (int c = 0; c < N.ncol; c++) {
+            if (c) fputc(',', f);
+            bench_csv_field(f, N.head[c]);
+        }
+        fputc('\n', f);
+        for (int r = 0; r < O.nrow; r++) {            /* the old rows this solve leaves */
+            int again = 0;
+            for (int s = 0; !again && s < N.nrow; s++)
+                again = keep[s] && !strcmp(bench_csv_get(&O, r, oi), bench_csv_get(&N, s, ci)) &&
+                        !strcmp(bench_csv_get(&O, r, ol), bench_csv_get(&N, s, cl));
+            for (int c = 0; !again && c < N.ncol; c++) {
+                if (c) fputc(',', f);
+                bench_csv_field(f, bench_csv_get(&O, r, bench_csv_col(&O, N.head[c])));
+            }
+            if (!again) fputc('\n', f);
+        }
+        for (int r = 0; r < N.nrow; r++) {            /* then this solve's */
+            for (int c = 0; keep[r] && c < N.ncol; c++) {
+                if (c) fputc(',', f);
+                bench_csv_field(f, bench_csv_get(&N, r, c));
+            }
+            if (keep[r]) fputc('\n', f);
+        }
+        rc = bench_close(CMD, &o);
+    } else if (keep && (have || dropped)) rc = 1;   /* bench_open said why */
+    lcp_free(keep);
+    bench_csv_free(&O);
+    bench_csv_free(&N);
+    return rc;
 }
 
 int bench_cmd_solve(int argc, char **argv)
@@ -373,6 +474,13 @@ int bench_cmd_solve(int argc, char **argv)
         bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
                            .ctx = &a, .force = a.force, .lean = a.lean};
         rc = bench_grid_loop(CMD, &S, &sink);
+    }
+    if (a.runs && bench_close(CMD, &a.runs_out) && rc == 0) rc = 1;
+    a.runs = NULL;
+    if (stage[0].work[0] && rc != 2 && rc != BENCH_NOMEM &&   /* --history's stage */
+        bench_write_failures() == stage[0].failures) {   /* (after a lost file: none moved) */
+        int c = runs_combine(&stage[0], a.force);
+        if (c) rc = c == BENCH_NOMEM ? c : 1;
     }
     for (int k = 0; k < 2; k++)
         if (stage[k].work[0]) {

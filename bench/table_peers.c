@@ -8,7 +8,10 @@
  * (lcp_solver_supports: the pairs it refuses are listed, not run); solvers flagged dense in
  * the registry (every peer, lemke-ref, the explicit AMGS) only on instances of at most
  * DENSE_CAP rows, to keep the table within minutes (measured: ode-dantzig 13 s and
- * lemke-ref over 2 minutes per solve on 868 to 1530 rows; --timeout limits each run).  Every run: cold start,
+ * lemke-ref over 2 minutes per solve on 868 to 1530 rows).  --timeout S is passed to every
+ * run (the suite's `set timeout=S', so runs.csv's timeout column carries it): a run past S
+ * seconds is stopped (its forked child killed, measure.c) and listed as timed out, a
+ * failure; ldlt-ref's reference answer is computed apart, unlimited.  Every run: cold start,
  * tol 1e-6 and maxit 10000 (--maxit) asked of every solver; ours stop at ||r||_2 <= tol, each
  * peer maps them onto its own test and its own cap and stops by that.  jacobi runs with
  * omega auto, the others with their defaults.  The reference of zdiff/wdiff is ldlt-ref's
@@ -20,7 +23,7 @@
  * A run SOLVES an instance when it gave an answer (status >= 0) whose ||r||_2, the harness's
  * residual, is at most 1e-6.  It FAILS when it was refused (by the registry, by the peer at
  * run time, or skipped by the size cap), did not converge by its own verdict, or its
- * ||r||_2 or zdiff is above 1e-6: each reason is listed per tool.
+ * ||r||_2 or zdiff is above 1e-6, or it timed out: each reason is listed per tool.
  * Profiles over all instances, one curve per library (ours, Siconos, ODE, Bullet: on each
  * instance the best of its solvers; 24 curves would not read in one column): performance
  * profile of the median time (failures = not solved), data profiles of the time to reach
@@ -199,8 +202,9 @@ static int collect(const bench_table_ctx *t, peers *Q)
 static int plan(const bench_table_ctx *t, peers *Q, text *suite)
 {
     char msg[8400];
-    add(suite, "suite peers\nset tol=%g maxit=%ld reps=%d warm=0\n", TOL,
-        t->maxit ? t->maxit : (long)MAXIT, reps(t));
+    /* --timeout on every run (0: none); each run's row carries it (runs.csv `timeout') */
+    add(suite, "suite peers\nset tol=%g maxit=%ld reps=%d warm=0 timeout=%.17g\n", TOL,
+        t->maxit ? t->maxit : (long)MAXIT, reps(t), t->timeout);
     for (int p = 0; p < Q->np; p++) {
         inst *I = &Q->I[p];
         lcp_problem P;
@@ -254,7 +258,7 @@ static int refusal(const char *st)
            !strcmp(st, "too-large") || !strcmp(st, "needs-factors");
 }
 
-static void read_cells(const bench_csv *T, peers *Q)
+static void read_cells(const bench_table_ctx *t, const bench_csv *T, peers *Q)
 {
     int cst = bench_csv_col(T, "status"), cr = bench_csv_col(T, "residual"),
         crel = bench_csv_col(T, "rel_residual"), cz = bench_csv_col(T, "zdiff"),
@@ -292,6 +296,10 @@ static void read_cells(const bench_csv *T, peers *Q)
             c->solved = isfinite(c->res) && c->res <= BAD;
             size_t n = 0;
             char b[NOTE];
+            if (!strcmp(c->status, "timeout")) { /* stopped at --timeout: no answer */
+                snprintf(c->why, NOTE, "timed out (--timeout %g s)", t->timeout);
+                continue;
+            }
             if (!c->accepted)
                 n += (size_t)snprintf(c->why + n, NOTE - n, "refused by the solver (%s)",
                                       c->status);
@@ -602,8 +610,8 @@ static void md_failures(FILE *f, const peers *Q)
 {
     fprintf(f, "\n## Where each tool fails\n\nA tool fails on an instance when it was refused "
                "(by the registry's flags, by the solver at run time, or skipped by the %d-row "
-               "cap on dense solvers), did not converge by its own verdict, or left ||r||_2 "
-               "or zdiff above 1e-6 (`failures.csv`).\n\n", DENSE_CAP);
+               "cap on dense solvers), did not converge by its own verdict, left ||r||_2 "
+               "or zdiff above 1e-6, or ran past --timeout (`failures.csv`).\n\n", DENSE_CAP);
     for (int s = 0; s < Q->ns; s++) {
         int n = 0;
         for (int p = 0; p < Q->np; p++) n += at(Q, p, s)->why[0] != 0;
@@ -626,10 +634,15 @@ static int write_md(const bench_table_ctx *t, const peers *Q, const bench_claim 
     if (!f) return 1;
     int npeer = 0;
     for (int s = 0; s < Q->ns; s++) npeer += is_peer(Q->S[s]);
+    char lim[160];
+    if (t->timeout > 0)
+        snprintf(lim, sizeof lim, "Each run is limited to %g s (--timeout): a run past it is "
+                 "stopped and listed as timed out, a failure.", t->timeout);
+    else snprintf(lim, sizeof lim, "No time limit per run (--timeout S sets one).");
     fprintf(f, "Every registered solver (%d, of which %d peers) on %d instances, each on the "
                "instances it supports (the registry's flags; the pairs it refuses are listed "
                "below, not run).  The stopping rule asked of every solver: cold start, tol "
-               "%g, maxit %ld.  Ours stop at ||r||_2 <= tol (the harness's residual); **each "
+               "%g, maxit %ld.  %s  Ours stop at ||r||_2 <= tol (the harness's residual); **each "
                "peer maps tol and maxit onto its own test and cap and stops by that** (Siconos: "
                "its own error measure; Bullet's PGS: the sum of squared updates of a sweep "
                "against tol^2; it does not report its sweeps, so its iterations show the cap and "
@@ -647,7 +660,7 @@ static int write_md(const bench_table_ctx *t, const peers *Q, const bench_claim 
                "solves take seconds), spread %s; %s.  The runs took %.0f s (load average %.1f "
                "before, %.1f after, on this machine's cores): times are noisy, compare "
                "ratios.  `*` after a solver: not solved.\n",
-            Q->ns, npeer, Q->np, TOL, t->maxit ? t->maxit : (long)MAXIT, DENSE_CAP, reps(t),
+            Q->ns, npeer, Q->np, TOL, t->maxit ? t->maxit : (long)MAXIT, lim, DENSE_CAP, reps(t),
             DENSE_ONE, Q->have_max ? "min..max" : "shown by the min",
             Q->have_setup ? "a solver's setup (a peer's conversion to its dense format) is "
                             "timed apart (time_setup_s)"
@@ -721,7 +734,7 @@ int bench_table_peers(const bench_table_ctx *t)
         rc = 1;
         goto done;
     }
-    read_cells(&T, &Q);
+    read_cells(t, &T, &Q);
     rc |= write_csv(t, &Q);
     rc |= profiles(t, &T, &Q);
     int maxcl = 2 * Q.ns + 1, ncl;

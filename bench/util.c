@@ -6,6 +6,7 @@
  * Linux system calls only (openat, getdents64, unlinkat), which are async-signal-safe. */
 #define _GNU_SOURCE 1   /* syscall(SYS_getdents64) */
 #include "harness.h"
+#include "lcp_internal.h" /* lcp_escape_byte: one escape for the library's and our lines */
 #include "version.h"
 
 #include <cblas.h>
@@ -13,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,6 +23,37 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* OpenBLAS's pthreads build starts its worker threads in its load-time constructor, before
+ * main(), and each maps its 128 MiB work buffer at once (blas_thread_server: BUFFER_SIZE =
+ * 32 << 22 bytes on x86-64, plus a page); a mapping refused by an address-space limit is
+ * retried forever (0.3.21's blas_memory_alloc loops), so such a worker spins for the life of
+ * the process, and exit() never returns: OpenBLAS's destructor (gotoblas_quit) joins it.
+ * Every command, `lcpbench list' included, hung after its output under `ulimit -v 100000'
+ * with more than one thread, OPENBLAS_NUM_THREADS unset included (the constructor starts one
+ * thread per core before main sets 1).  The thread count is read from the environment at
+ * load, so the only cure is a process that starts with OPENBLAS_NUM_THREADS=1: when an
+ * address-space limit leaves no room for the buffers of all the threads (one mapping of that
+ * size, made the way OpenBLAS makes it and never touched, is refused), the program executes
+ * itself again with OPENBLAS_NUM_THREADS=1 (same pid, arguments and descriptors; nothing has
+ * been read or written yet).  Those threads could never have worked under that limit. */
+#define BENCH_BLAS_BUFFER ((size_t)(32 << 22) + 4096)
+void bench_blas_fit(char **argv)
+{
+    struct rlimit rl;
+    int t = openblas_get_num_threads();
+    if (t <= 1 || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+    const char *v = getenv("OPENBLAS_NUM_THREADS");
+    if (v && strcmp(v, "1") == 0) return;                 /* already re-executed: no loop */
+    size_t len = (size_t)t * BENCH_BLAS_BUFFER;
+    void *probe = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (probe != MAP_FAILED) {
+        munmap(probe, len);
+        return;
+    }
+    if (setenv("OPENBLAS_NUM_THREADS", "1", 1) != 0) return;
+    execv("/proc/self/exe", argv);                        /* returns only when it failed */
+}
 
 double bench_now(void)
 {
@@ -488,7 +522,8 @@ int bench_stage_merge(const char *cmd, bench_stage *s, int force)
         char from[sizeof s->work + 260], to[sizeof s->dir + 260];
         snprintf(from, sizeof from, "%s/%s", s->work, e->d_name);
         snprintf(to, sizeof to, "%s/%s", s->dir, e->d_name);
-        if (!force && strcmp(e->d_name, "provenance.json") && access(to, F_OK) == 0) {
+        if (!force && strcmp(e->d_name, "provenance.json") && strcmp(e->d_name, "runs.csv") &&
+            access(to, F_OK) == 0) {   /* solve --history: its runs.csv holds the old rows */
             bench_error(cmd, "%s exists (use --force to replace it)", to);
             bad = 1;
         } else if (rename(from, to) != 0) {
@@ -512,6 +547,109 @@ int bench_incomplete(const char *cmd, const char *dir)
     bench_error(cmd, "%s is incomplete (its run was interrupted or a process died; run it "
                      "again)", dir);
     return 1;
+}
+
+/* the pid written in the lock file fd (0 when none yet: its holder has just locked it) */
+static long lock_pid(int fd)
+{
+    char buf[32];
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    buf[r > 0 ? r : 0] = '\0';
+    char *e;
+    long pid = strtol(buf, &e, 10);
+    return e != buf && *e == '\n' && pid > 0 ? pid : 0;
+}
+
+int bench_lock_take(const char *cmd, bench_lock *l, const char *dir)
+{
+    char msg[8400];
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    l->fd = -1;
+    l->slot = -1;
+    if (snprintf(l->path, sizeof l->path, "%.*s.lock", (int)n, dir) >= (int)sizeof l->path) {
+        bench_error(cmd, "%s: path too long", dir);
+        return 1;
+    }
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd < 0 && errno == ENOENT && tries == 0) {      /* DIR's parent: made as staging would */
+            char parent[sizeof l->path];
+            snprintf(parent, sizeof parent, "%s", l->path);
+            char *slash = strrchr(parent, '/');
+            if (slash && slash != parent) {
+                *slash = '\0';
+                if (bench_mkdir_p(parent, msg, sizeof msg) != 0) {
+                    bench_error(cmd, "%s", msg);
+                    return 1;
+                }
+                continue;
+            }
+        }
+        if (fd < 0) {
+            bench_error(cmd, "%s: cannot make the lock of %.*s: %s", l->path, (int)n, dir,
+                        strerror(errno));
+            return 1;
+        }
+        /* a POSIX record lock: the process's own, not inherited by the children it forks
+         * (the measurement child of a timeout= run would hold a flock() past its parent) */
+        struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        if (fcntl(fd, F_SETLK, &fl) != 0) {
+            int e = errno, held = e == EACCES || e == EAGAIN;
+            long pid = 0;
+            for (int w = 0; held && w < 100 && !(pid = lock_pid(fd)); w++)
+                usleep(10000);                               /* the holder writes it next */
+            struct flock gl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+            if (held && !pid && fcntl(fd, F_GETLK, &gl) == 0 && gl.l_type != F_UNLCK)
+                pid = (long)gl.l_pid;
+            close(fd);
+            if (!held)
+                bench_error(cmd, "%s: cannot lock: %s", l->path, strerror(e));
+            else if (pid)
+                bench_error(cmd, "%.*s: another lcpbench (pid %ld) is writing this folder "
+                            "(lock %s); wait for it to end or choose another folder",
+                            (int)n, dir, pid, l->path);
+            else
+                bench_error(cmd, "%.*s: another lcpbench (pid unknown) is writing this "
+                            "folder (lock %s); wait for it to end or choose another folder",
+                            (int)n, dir, l->path);
+            return 1;
+        }
+        /* the file locked must still be the one at the path: its holder removes it when it
+         * ends, and a process that opened it just before locks a file nobody else sees */
+        struct stat a, b;
+        if (fstat(fd, &a) != 0 || stat(l->path, &b) != 0 || a.st_dev != b.st_dev ||
+            a.st_ino != b.st_ino) {
+            close(fd);
+            continue;
+        }
+        /* ours: a file left by a holder that died (stale: unlocked) is taken over */
+        char pid[32];
+        int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+            bench_error(cmd, "%s: cannot write the lock: %s", l->path, strerror(errno));
+            unlink(l->path);
+            close(fd);
+            return 1;
+        }
+        l->fd = fd;
+        l->slot = clean_add(l->path, 1);                     /* a signal removes it too */
+        return 0;
+    }
+    bench_error(cmd, "%s: cannot take the lock (it keeps being replaced)", l->path);
+    return 1;
+}
+
+void bench_lock_release(bench_lock *l)
+{
+    if (!l || l->fd < 0) return;
+    sigset_t old;
+    hold(1, &old);
+    unlink(l->path);                /* while locked: see the inode check of bench_lock_take */
+    clean_drop(l->slot);
+    close(l->fd);
+    l->fd = l->slot = -1;
+    hold(0, &old);
 }
 
 int bench_out_open(bench_out *o, const char *path, int force, char *msg, size_t msglen)
@@ -560,16 +698,40 @@ int bench_out_commit(bench_out *o, int ok, char *msg, size_t msglen)
     return -1;
 }
 
+/* s into out (len bytes) with its control characters written as C escapes: a newline as
+ * the two characters \n, also \r and \t, any other (ESC, DEL) as \xHH; cut before an
+ * escape that does not fit.  Bytes from 0x80 (UTF-8) and the backslash are kept: liblcp's
+ * messages come escaped the same way (lcp_fail) and are not escaped twice. */
+static void escape_line(char *out, size_t len, const char *s)
+{
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        char buf[5];
+        const char *e = lcp_escape_byte(*c, buf);
+        size_t w = *e ? strlen(e) : 1;
+        if (o + w >= len) break;
+        if (*e) memcpy(out + o, e, w);
+        else out[o] = (char)*c;
+        o += w;
+    }
+    out[o] = '\0';
+}
+
+/* every error and note line of the harness: one line, whatever the paths and names it
+ * quotes hold (a newline in a folder's name is written \n: escape_line) */
 static void say_line(const char *cmd, const char *fmt, va_list ap)
 {
-    char buf[16384], tag[32];
+    char buf[16384], line[16384], tag[32];
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     /* a path inside a staged folder (DIR.tmpPID/FILE, this process's) is named as the user
      * wrote it, DIR/FILE: the temporary folder is gone by the time the line is read */
     int t = snprintf(tag, sizeof tag, ".tmp%ld/", (long)getpid());
     char *p = n > 0 && (size_t)n < sizeof buf ? strstr(buf, tag) : NULL;
     for (; p; p = strstr(p, tag)) memmove(p, p + t - 1, strlen(p + t - 1) + 1);
-    fprintf(stderr, "lcpbench %s: %s\n", cmd, buf);
+    escape_line(line, sizeof line, buf);
+    char cmdline[256];
+    escape_line(cmdline, sizeof cmdline, cmd);
+    fprintf(stderr, "lcpbench %s: %s\n", cmdline, line);
 }
 
 void bench_error(const char *cmd, const char *fmt, ...)

@@ -28,7 +28,10 @@
  * file and, where it applies, the line: "inst/A.mtx:7: row index 0 out of range 1..5".
  *   LCP_ERR_IO           folder or required file missing, unreadable, not a regular file
  *                        (a FIFO or a device is refused without blocking: the type is
- *                        checked on a non-blocking descriptor before any read)
+ *                        checked on a non-blocking descriptor before any read); an
+ *                        optional file that is a dangling symbolic link or a loop of links
+ *                        ("lo.mtx: dangling symbolic link"): only a name that is not there
+ *                        at all (lstat: ENOENT) is absent
  *   LCP_ERR_FORMAT       no banner, wrong header, bad size line, bad token, index out of
  *                        range or zero, entry above the diagonal in a symmetric file,
  *                        duplicate entry (the later line is named), NaN or Inf (A, q, J,
@@ -99,10 +102,30 @@ static lcp_status join(char *path, const char *dir, const char *name, char *msg,
     return LCP_OK;
 }
 
-static int exists(const char *path)
+/* Whether the optional file path is there (*present 1) or absent (0).  Only a name that
+ * lstat does not find (ENOENT) is absent: a symbolic link to nothing, a loop of links or a
+ * name that cannot be examined is LCP_ERR_IO naming the file, not an absent file (the
+ * folder would otherwise be read as another problem, solved and reported without a word). */
+static lcp_status probe(const char *path, int *present, char *msg, size_t msglen)
 {
     struct stat sb;
-    return stat(path, &sb) == 0;
+    *present = 0;
+    if (lstat(path, &sb) != 0) {
+        if (errno == ENOENT) return LCP_OK;
+        return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot examine: %s", path,
+                        strerror(errno));
+    }
+    if (S_ISLNK(sb.st_mode) && stat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: dangling symbolic link", path);
+        if (errno == ELOOP)
+            return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: too many levels of symbolic links",
+                            path);
+        return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot follow symbolic link: %s", path,
+                        strerror(errno));
+    }
+    *present = 1;
+    return LCP_OK;
 }
 
 /* ---- reading: one Matrix Market file in memory ------------------------------------------ */
@@ -853,7 +876,10 @@ static lcp_status read_matrix(const char *dir, const char *name, int required,
     lcp_status st = join(path, dir, name, msg, msglen);
     *present = 0;
     if (st != LCP_OK) goto done;
-    if (!required && !exists(path)) goto done;
+    if (!required) {
+        int there;
+        if ((st = probe(path, &there, msg, msglen)) != LCP_OK || !there) goto done;
+    }
     if ((st = mm_load(&f, path, msg, msglen)) != LCP_OK) goto done;
     *present = 1;
     if ((st = mm_header(&f, msg, msglen)) != LCP_OK) goto done;
@@ -899,7 +925,10 @@ static lcp_status read_array(const char *path, int required, long want_rows, con
     int *ix = NULL, *il = NULL;
     mm_spec sp = {0, 0, 0, 1, iv != NULL};
     *present = 0;
-    if (!required && !exists(path)) goto done;
+    if (!required) {
+        int there;
+        if ((st = probe(path, &there, msg, msglen)) != LCP_OK || !there) goto done;
+    }
     if ((st = mm_load(&f, path, msg, msglen)) != LCP_OK) goto done;
     *present = 1;
     if ((st = mm_header(&f, msg, msglen)) != LCP_OK) goto done;
@@ -983,9 +1012,10 @@ done:
 static lcp_status read_text(const char *path, char **text, char *msg, size_t msglen)
 {
     mm f = {0};
-    lcp_status st = LCP_OK;
+    lcp_status st;
+    int there;
     *text = NULL;
-    if (!exists(path)) goto done;
+    if ((st = probe(path, &there, msg, msglen)) != LCP_OK || !there) goto done;
     if ((st = mm_load(&f, path, msg, msglen)) != LCP_OK) goto done;
     *text = f.buf;
     f.buf = NULL;
@@ -1043,7 +1073,10 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
         char pj[PATH_LEN], pm[PATH_LEN];
         if ((st = join(pj, dir, "J.mtx", msg, msglen)) != LCP_OK) goto done;
         if ((st = join(pm, dir, "Minv.mtx", msg, msglen)) != LCP_OK) goto done;
-        skip_a = exists(pj) && exists(pm);
+        int hj, hm;
+        if ((st = probe(pj, &hj, msg, msglen)) != LCP_OK) goto done;
+        if ((st = probe(pm, &hm, msg, msglen)) != LCP_OK) goto done;
+        skip_a = hj && hm;
     }
     /* the file the row count comes from, named in size messages */
     const char *mfile = skip_a ? "q.mtx" : "A.mtx";
@@ -1103,7 +1136,9 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
         char pj[PATH_LEN], pm[PATH_LEN];
         if ((st = join(pj, dir, "J.mtx", msg, msglen)) != LCP_OK) goto done;
         if ((st = join(pm, dir, "Minv.mtx", msg, msglen)) != LCP_OK) goto done;
-        int hj = exists(pj), hm = exists(pm);
+        int hj, hm;
+        if ((st = probe(pj, &hj, msg, msglen)) != LCP_OK) goto done;
+        if ((st = probe(pm, &hm, msg, msglen)) != LCP_OK) goto done;
         if (hj != hm) {
             st = lcp_fail(msg, msglen, LCP_ERR_INCONSISTENT, "%s: present without %s",
                       hj ? pj : pm, hj ? pm : pj);

@@ -140,7 +140,9 @@ LCP_API lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
 /* ---- instance folders (README "Instance folders") ------------------------------------ */
 
 /* Read an instance folder; validates everything (lcp_problem_check) and names the file and
- * line of the first problem in msg. */
+ * line of the first problem in msg (one line: control characters of a path come escaped,
+ * \n, \x1b).  An optional file is absent only when its name is not there: a dangling
+ * symbolic link or a loop of links is LCP_ERR_IO naming it. */
 LCP_API lcp_status lcp_read_instance(const char *dir, lcp_problem *P, char *msg, size_t msglen);
 /* Write an instance folder (created if missing) with %.17g values: a round trip is
  * bit-identical.  Each file is written to a temporary name and renamed, so a failure leaves

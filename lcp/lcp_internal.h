@@ -76,7 +76,14 @@ static inline double lcp_seconds(void)
  * given data whose tag is not its own, or made for other options, prepares for itself. */
 enum { LCP_PREP_PGS = 0x50475331, LCP_PREP_COLOR = 0x50474331 };
 
-/* Write one message line into msg (when msg and msglen) and return st. */
+/* The escape of byte c in a message line: \n, \r, \t as two characters, any other control
+ * byte and DEL as \xHH (ESC: \x1b); "" for a byte kept as it is (printable, backslash,
+ * 0x80 and up, so UTF-8 passes).  lcp_fail's messages and the harness's lines (bench/util.c)
+ * use it, so a path with a newline in it never splits a line. */
+const char *lcp_escape_byte(unsigned char c, char buf[5]);
+
+/* Write one message line into msg (when msg and msglen) and return st; control characters
+ * of the formatted text (a path's newline) are escaped (lcp_escape_byte). */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -6,6 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *lcp_escape_byte(unsigned char c, char buf[5])
+{
+    static const char hex[] = "0123456789abcdef";
+    if (c == '\n') return "\\n";
+    if (c == '\r') return "\\r";
+    if (c == '\t') return "\\t";
+    if (c >= 0x20 && c != 0x7f) return "";
+    buf[0] = '\\', buf[1] = 'x', buf[2] = hex[c >> 4], buf[3] = hex[c & 15], buf[4] = '\0';
+    return buf;
+}
+
+/* The message is one line whatever a path or name in it holds: control characters (a
+ * newline in a folder's name, an escape sequence) are written as C escapes, in place, the
+ * message cut before an escape that does not fit.  A backslash is kept as it is, so a
+ * message that quotes another is not escaped twice. */
 lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ...)
 {
     if (msg && msglen) {
@@ -13,6 +28,20 @@ lcp_status lcp_fail(char *msg, size_t msglen, lcp_status st, const char *fmt, ..
         va_start(ap, fmt);
         vsnprintf(msg, msglen, fmt, ap);
         va_end(ap);
+        size_t n = strlen(msg), out = 0, keep = 0;
+        char e[5];
+        for (; keep < n; keep++) {                                  /* what fits escaped */
+            size_t w = strlen(lcp_escape_byte((unsigned char)msg[keep], e));
+            if (out + (w ? w : 1) > msglen - 1) break;
+            out += w ? w : 1;
+        }
+        msg[out] = '\0';
+        while (keep > 0) {                                          /* from the end, in place */
+            const char *x = lcp_escape_byte((unsigned char)msg[--keep], e);
+            size_t w = strlen(x);
+            if (w) memcpy(msg + (out -= w), x, w);
+            else msg[--out] = msg[keep];
+        }
     }
     return st;
 }

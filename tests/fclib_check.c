@@ -5,6 +5,19 @@
  *   fclib_check global FILE   writes a global problem (one 2D contact): M = 2 I, H = I,
  *                             f = [-1; 1], w = 0, mu = 0.3, so A = I/2, q = [-0.5; 0.5]
  *                             => z = (1, -0.3): w_n = 0, w_t = 0.35 >= 0 at the lower bound
+ *   fclib_check cone FILE     writes a local problem of two 3D contacts with different mu,
+ *                             a guess and the solution r of its Coulomb cone problem:
+ *                             W = I (6 x 6), q = (-1, -1, -1, -2, 1, 0), mu = (0.5, 0.3);
+ *                             contact 0 slides along (1, 1): r = (1, s, s), s = 0.5/sqrt(2)
+ *                             (|r_T| = mu r_N, u_N = 0, u_T = -(1 - s)(1, 1) against r_T),
+ *                             contact 1 along t1: r = (2, -0.6, 0).  Its box-friction LCP
+ *                             (|z_t1|, |z_t2| <= mu z_N apart) has z = (1, 0.5, 0.5, 2, -0.6, 0)
+ *                             instead: the cone's solution is not the box LCP's (zdiff 0.146)
+ *   fclib_check mixed FILE    writes a local problem of one 2D contact and one free row
+ *                             (the mixed part: V = 0, R = [1], s = [-2]) with its solution,
+ *                             r = (1, -0.3) on the contact (W = I, q = (-1, 0.5), mu = 0.3)
+ *                             and l = (2) on the free row: zref-cone.mtx = (1, -0.3, 2)
+ *   fclib_check solution FILE prints FILE's solution r, one number a line, or `none'
  *   fclib_check compare FILE INSTANCE
  *                             reads FILE with libfclib and checks, number for number, that W,
  *                             q and mu are the instance's A, q and friction bounds (rows in
@@ -13,6 +26,7 @@
 #include "lcp.h"
 
 #include <fclib.h>
+#include <hdf5.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +97,74 @@ static int write_global(const char *path)
     return !ok;
 }
 
+static int write_cone(const char *path)
+{
+    double W[36] = {0}, q[] = {-1, -1, -1, -2, 1, 0}, mu[] = {0.5, 0.3};
+    double s = 0.5 / sqrt(2.0), r[] = {1, s, s, 2, -0.6, 0}, r0[] = {1, 0, 0, 1, 0, 0};
+    for (int i = 0; i < 6; i++) W[i * 6 + i] = 1;
+    struct fclib_local L = {0};
+    struct fclib_solution sol = {0}, guess = {0};
+    L.W = dense(6, 6, W);
+    L.q = q;
+    L.mu = mu;
+    L.spacedim = 3;
+    L.info = &info;
+    sol.r = r;
+    guess.r = r0;
+    int ok = fclib_write_local(&L, path) && fclib_write_solution(&sol, path) &&
+             fclib_write_guesses(1, &guess, path);
+    drop(L.W);
+    return !ok;
+}
+
+static int write_mixed(const char *path)
+{
+    double W[] = {1, 0, 0, 1}, V[] = {0, 0}, R[] = {1}, q[] = {-1, 0.5}, sv[] = {-2};
+    double mu[] = {0.3}, r[] = {1, -0.3}, l[] = {2};
+    struct fclib_local L = {0};
+    struct fclib_solution sol = {0};
+    L.W = dense(2, 2, W);
+    L.V = dense(2, 1, V);
+    L.R = dense(1, 1, R);
+    L.q = q;
+    L.s = sv;
+    L.mu = mu;
+    L.spacedim = 2;
+    L.info = &info;
+    sol.r = r;
+    sol.l = l;
+    int ok = fclib_write_local(&L, path) && fclib_write_solution(&sol, path);
+    drop(L.W);
+    drop(L.V);
+    drop(L.R);
+    return !ok;
+}
+
+static int print_solution(const char *path)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        fprintf(stderr, "%s: HDF5 cannot open it\n", path);
+        return 1;
+    }
+    int has = H5Lexists(f, "solution", H5P_DEFAULT) > 0;
+    H5Fclose(f);
+    if (!has) { /* libfclib ends the process when asked for an absent group */
+        printf("none\n");
+        return 0;
+    }
+    struct fclib_local *L = fclib_read_local(path);
+    struct fclib_solution *s = fclib_read_solution(path);
+    int bad = !L || !L->W || !s || !s->r;
+    for (int i = 0; !bad && i < L->W->m; i++) printf("%.17g\n", s->r[i]);
+    if (s) fclib_delete_solutions(s, 1);
+    if (L) fclib_delete_local(L);
+    free(L);
+    if (bad) fprintf(stderr, "%s: libfclib cannot read its solution\n", path);
+    return bad;
+}
+
 static int compare(const char *path, const char *dir)
 {
     lcp_problem P;
@@ -117,7 +199,11 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "local")) return write_local(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "global")) return write_global(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "cone")) return write_cone(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "mixed")) return write_mixed(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "solution")) return print_solution(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "compare")) return compare(argv[2], argv[3]);
-    fprintf(stderr, "usage: fclib_check local|global FILE | compare FILE INSTANCE\n");
+    fprintf(stderr, "usage: fclib_check local|global|cone|mixed|solution FILE | compare FILE "
+                    "INSTANCE\n");
     return 2;
 }

@@ -84,6 +84,31 @@ else
   ok "solve/peers-and-ours-one-csv # SKIP the peers are not built" true
 fi
 
+# --timeout reaches every run: a generous limit is carried in every row (runs.csv `timeout')
+# and cuts nothing; a limit of 1e-6 s is past before any solve can answer (the deadline is
+# taken before the run's fork, on CLOCK_MONOTONIC, and checked before each read of the
+# child's answer), so every run, ours and the peers', is cut and listed as timed out
+tcol() { awk -F, -v want="$2" -v col="$3" 'NR == 1 { for (k = 1; k <= NF; k++) { if ($k == "timeout") ct = k; if ($k == "status") cs = k }; next } { n++; if ($ct != want) bad = 1; if (col == "all-timeout" && $cs != "timeout") bad = 1; if (col == "none-timeout" && $cs == "timeout") bad = 1 } END { exit !(ct && cs && n > 0 && !bad) }' "$1/runs.csv"; }
+D60=$T/p60
+run "$LB" table peers --out "$D60" --no-canonical --instances "$CI/stack8-mu0" --reps 1 --timeout 60
+ok "peers-table/timeout-60-exit-0" rc_is 0
+ok "peers-table/timeout-60-in-every-row" tcol "$D60" 60 none-timeout
+ok "peers-table/timeout-60-rows-are-the-ran-pairs" bash -c "[ \$(awk 'NR>1' '$D60/runs.csv' | wc -l) = \$(awk -F, '\$6 == 1' '$D60/peers.csv' | wc -l) ]"
+ok "peers-table/timeout-60-in-md" grep -q 'Each run is limited to 60 s (--timeout)' "$D60/peers.md"
+ok "peers-table/timeout-60-in-provenance" grep -q '"--timeout", "60"' "$D60/provenance.json"
+ok "peers-table/timeout-60-ldlt-ref-solves" bash -c "awk -F, '\$4 == \"ldlt-ref\" { f = (\$7 == \"converged\" && \$17 == 1) } END { exit !f }' '$D60/peers.csv'"
+DT=$T/pt
+run "$LB" table peers --out "$DT" --no-canonical --instances "$CI/stack8-mu0" "$CI/capsule" --reps 1 --timeout 1e-6
+ok "peers-table/timeout-tiny-exit-0" rc_is 0
+ok "peers-table/timeout-tiny-every-run-cut" tcol "$DT" 1e-06 all-timeout
+ok "peers-table/timeout-tiny-peers-csv" bash -c "awk -F, '\$6 == 1 { n++; if (\$7 != \"timeout\" || \$17 != 0 || \$18 != \"timed out (--timeout 1e-06 s)\") bad = 1 } END { exit !(n > 0 && !bad) }' '$DT/peers.csv'"
+ok "peers-table/timeout-tiny-failure-listed" bash -c "grep -q '^ldlt-ref,ours,stack8-mu0,8,timed out (--timeout 1e-06 s),timeout,,\$' '$DT/failures.csv' && grep -q '^- \`ldlt-ref\` (ours): 2 of 2: stack8-mu0 (timed out (--timeout 1e-06 s)); capsule (timed out' '$DT/peers.md'"
+if echo "$PEERS" | grep -qx siconos-lemke; then
+  ok "peers-table/timeout-tiny-peer-cut" grep -q '^siconos-lemke,siconos,stack8-mu0,8,timed out (--timeout 1e-06 s),timeout,' "$DT/failures.csv"
+else
+  ok "peers-table/timeout-tiny-peer-cut # SKIP siconos-lemke not built" true
+fi
+
 # options only the peers table takes
 run "$LB" table reorder --out "$T/x" --instances "$CI/capsule"
 ok "bad/instances-other-table" rc_and_line 2 "takes no --instances"

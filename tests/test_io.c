@@ -883,6 +883,104 @@ static void test_holes(void)
     ok(len > 50 && bad == 0, "io/vector-cut-at-every-byte-errs-or-reads-exactly");
 }
 
+/* An optional file that is a symbolic link to nothing or a loop of links is an error naming
+ * the file, not an absent file (another problem would be read and solved); a link to a
+ * regular file reads as that file. */
+static void test_links(void)
+{
+    static const char *const names[] = {"lo.mtx", "hi.mtx",  "findex.mtx", "J.mtx",   "Minv.mtx",
+                                        "E.mtx",  "z0.mtx", "zref.mtx",   "meta.txt"};
+    static const struct {
+        const char *kind, *target, *want;
+    } kinds[] = {{"dangling", "no-such-file", "dangling symbolic link"},
+                 {"loop", NULL, "too many levels of symbolic links"}};
+    char msg[512], path[1024], want[128], cname[96];
+    lcp_problem P, O;
+    lcp_status st;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            snprintf(cname, sizeof cname, "link-%s-%s", kinds[k].kind, names[i]);
+            const char *d = make_case(cname, (file_t[]){{names[i], NULL}}, 1);
+            snprintf(path, sizeof path, "%s/%s", d, names[i]);
+            int made = symlink(kinds[k].target ? kinds[k].target : names[i], path) == 0;
+            st = made ? lcp_read_instance(d, &P, msg, sizeof msg) : LCP_OK;
+            snprintf(want, sizeof want, "/%s: %s", names[i], kinds[k].want);
+            int good = made && st == LCP_ERR_IO && strstr(msg, want) &&
+                       strchr(msg, '\n') == NULL && is_empty(&P);
+            ok(good, "io/bad/%s-is-a-%s-link", names[i], kinds[k].kind);
+            if (!good) tap_diag("status %s, msg \"%s\" (want \"%s\")", lcp_status_str(st), msg,
+                                want);
+            lcp_problem_free(&P);
+        }
+    /* the matrix-free form's probe of J and Minv (LCP_READ_SKIP_A) too */
+    {
+        lcp_read_options ro;
+        lcp_read_options_default(&ro);
+        ro.skip = LCP_READ_SKIP_A;
+        const char *d = make_case("link-skip-a", (file_t[]){{"Minv.mtx", NULL}}, 1);
+        snprintf(path, sizeof path, "%s/Minv.mtx", d);
+        int made = symlink("no-such-file", path) == 0;
+        st = made ? lcp_read_instance_opt(d, &ro, &P, msg, sizeof msg) : LCP_OK;
+        ok(made && st == LCP_ERR_IO && strstr(msg, "/Minv.mtx: dangling symbolic link") &&
+               is_empty(&P),
+           "io/bad/Minv.mtx-dangling-link-skip-a");
+        if (st != LCP_ERR_IO) tap_diag("status %s, msg \"%s\"", lcp_status_str(st), msg);
+        lcp_problem_free(&P);
+    }
+    /* the control: links to the base files read as the files themselves */
+    st = lcp_read_instance(make_case("good", NULL, 0), &O, msg, sizeof msg);
+    const char *d = make_case("link-good", NULL, 0);
+    int made = 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", d, names[i]);
+        char target[64];
+        snprintf(target, sizeof target, "../good/%s", names[i]);
+        made &= unlink(path) == 0 && symlink(target, path) == 0;
+    }
+    lcp_status st2 = made ? lcp_read_instance(d, &P, msg, sizeof msg) : LCP_ERR_IO;
+    ok(st == LCP_OK && st2 == LCP_OK && same_problem(&O, &P), "io/links-to-files-read");
+    if (st2 != LCP_OK) tap_diag("status %s, msg \"%s\"", lcp_status_str(st2), msg);
+    lcp_problem_free(&P);
+    lcp_problem_free(&O);
+}
+
+/* A control character in a folder's name does not split the message: it comes escaped
+ * (\n, \x1b, \t), whole and on one line, and cut at an escape when msg is short. */
+static void test_escape(void)
+{
+    char msg[512], dir[600], want[700];
+    lcp_problem P;
+    snprintf(dir, sizeof dir, "%s/new\nline\033[31m\tx", root);
+    mkdir(dir, 0777);
+    write_text(dir, "q.mtx", base[1].text);                   /* A.mtx missing */
+    lcp_status st = lcp_read_instance(dir, &P, msg, sizeof msg);
+    snprintf(want, sizeof want, "%s/new\\nline\\x1b[31m\\tx/A.mtx: cannot open", root);
+    int good = st == LCP_ERR_IO && strncmp(msg, want, strlen(want)) == 0;
+    for (const char *c = msg; *c; c++) good &= (unsigned char)*c >= 0x20 && *c != 0x7f;
+    ok(good && is_empty(&P), "io/msg/control-characters-escaped");
+    if (!good) tap_diag("msg \"%s\" (want \"%s...\")", msg, want);
+    /* short buffers: the longest prefix that ends between two escapes (\n: 2 bytes, \x1b:
+     * 4), NUL-terminated */
+    char cut[sizeof msg] = {0};                                 /* 1: msg may end before k */
+    for (size_t k = 0; msg[k]; ) {
+        cut[k] = 1;
+        k += msg[k] != '\\' ? 1 : msg[k + 1] == 'x' ? 4 : 2;
+    }
+    int cut_ok = 1;
+    size_t n = strlen(root) + 4;                                /* ".../new" */
+    for (size_t len = n; len < n + 16; len++) {
+        char small[600];
+        memset(small, 'Z', sizeof small);
+        lcp_read_instance(dir, &P, small, len);
+        size_t got = strlen(small), best = len - 1;
+        while (!cut[best]) best--;
+        if (got != best || strncmp(small, msg, got) != 0) cut_ok = 0;
+        if (got != best) tap_diag("msglen %zu: %zu bytes kept, want %zu", len, got, best);
+        lcp_problem_free(&P);
+    }
+    ok(cut_ok, "io/msg/escaped-message-cut-between-escapes");
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "%s/lcpio-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -899,6 +997,8 @@ int main(void)
     test_write_fail();
     test_vector();
     test_holes();
+    test_links();
+    test_escape();
     test_parse();
     int rc = tap_done();
     if (rc == 0) {                                                  /* keep them on failure */
