@@ -1,10 +1,10 @@
 /* test_amgs2.c: the whole-simulation loop of amgs-table2 and amgs-figures
- * (bench/table_amgs2.c), as TAP: the fixed budget (tol < 0) runs exactly `iters' sweeps on
+ * (bench/grid/sim.c), as TAP: the fixed budget (tol < 0) runs exactly `iters' sweeps on
  * every step with rows, the physical state is filled (kinetic energy, contacts, penetration,
  * the stack's standing), and the rule that marks a row not comparable with the reference's
  * state, on constructed states on both sides of each threshold.
  * Cost: two 20-step simulations of the 30-disk stack (under a second in release). */
-#include "report.h"
+#include "grid.h"
 
 #include <math.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  * to ODE's text.
  * Cost: about 3000 commands, a few seconds (ASan: about 30 s).
  */
-#include "bench.h"
+#include "cmd.h" /* the subcommands it calls */
 #include "lcp_alloc.h"
 #include "tap.h"
 

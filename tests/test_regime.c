@@ -1,12 +1,11 @@
-/* test_regime.c: the analysis behind amgs-regime (bench/regime.h) on cases whose answers are
+/* test_regime.c: the analysis behind amgs-regime (bench/grid/grid.h) on cases whose answers are
  * known by hand: null(J_F^T) of an isostatic column and of a disk squeezed between two
  * collinear contacts (one self-stress state, eigenvalue exactly E in A_FF), the spectral
  * radii of Gauss-Seidel and SOR on consistently ordered matrices (Young's formulas), the
  * predicted ratio on a long chain and on a captured stack, the rigid form of an instance
  * (q projected onto range(J)), and the median-with-spread claims of the report kit.
  */
-#include "regime.h"
-#include "report.h"
+#include "grid.h"
 #include "tap.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
-/* test_report.c: the report kit (bench/report.h) on hand-made data, as TAP: the history
+/* test_report.c: the report kit (bench/kit/kit.h) on hand-made data, as TAP: the history
  * reader's "at or below" (a residual exactly equal to the level counts), the RFC 4180 CSV
  * reader and writer round trip, claims whose verdicts follow from their numbers and are
  * printed in the two lists, and the detection of coincident series in figures.
  * Argument: a scratch folder. */
-#include "report.h"
+#include "grid.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * table being updated fails here, named (`ok 7 - pgs-block ignores omega').  Then the one
  * number reader: fractions, ranges, words.
  */
-#include "bench.h"
+#include "kit.h"
 #include "tap.h"
 #include "testprob.h"
 

@@ -1,0 +1,38 @@
+/* registry.c: the harness's one list of solvers: liblcp's registry, then liblcp-peers's
+ * (lcp_peers.h), in that order, as one table.  Every subcommand finds solvers here, so a
+ * peer runs wherever liblcp's own solvers run; liblcp itself knows nothing of the peers. */
+#include "kit.h"
+#include "lcp_peers.h"
+
+#include <pthread.h>
+#include <string.h>
+
+enum { BENCH_MAX_SOLVERS = 128 };
+static lcp_solver all[BENCH_MAX_SOLVERS];
+static int nall;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void join(void)
+{
+    int nc, np;
+    const lcp_solver *c = lcp_solvers(&nc), *p = lcp_peer_solvers(&np);
+    for (int k = 0; k < nc && nall < BENCH_MAX_SOLVERS; k++) all[nall++] = c[k];
+    for (int k = 0; k < np && nall < BENCH_MAX_SOLVERS; k++) all[nall++] = p[k];
+}
+
+const lcp_solver *bench_solvers(int *count)
+{
+    pthread_once(&once, join);
+    if (count) *count = nall;
+    return all;
+}
+
+const lcp_solver *bench_solver_find(const char *name)
+{
+    int n;
+    const lcp_solver *s = bench_solvers(&n);
+    if (!name) return NULL;
+    for (int k = 0; k < n; k++)
+        if (strcmp(s[k].name, name) == 0) return &s[k];
+    return NULL;
+}
