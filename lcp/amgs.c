@@ -18,7 +18,8 @@
  *   amgs-D: Omega = beta D, omegahat_i = gamma beta a_ii   (default beta = 0.5, gamma = 1)
  *   amgs-I: Omega = beta I, omegahat_i = gamma beta        (default beta = mean(a_ii), gamma = 1)
  * With omegahat_i = a_ii this is PGS; on rows with x_i >= 0 it is projected SOR with
- * omega_i = 2 a_ii / (omegahat_i + a_ii) (README, "The AMGS family"; tests/test_amgs.c).
+ * omega_i = 2 a_ii / (omegahat_i + a_ii) (lcp/README.md, "The AMGS family";
+ * tests/test_amgs.c).
  *
  * FORMS (S. Miyamoto et al., "Sparsity exploitation of accelerated modulus-based
  * Gauss-Seidel method for interactive rigid body simulations", 2019, arXiv:1910.09873):
@@ -119,7 +120,7 @@
  * complementarity problems, Numer. Linear Algebra Appl. 17 (2010) 917-933.  N. Zheng and
  * J.-F. Yin, Accelerated modulus-based matrix splitting iteration methods for linear
  * complementarity problem, Numer. Algorithms 64 (2013) 245-262.  S. Miyamoto et al. 2019,
- * arXiv:1910.09873 (above).  README, "The AMGS family".
+ * arXiv:1910.09873 (above).  lcp/README.md, "The AMGS family".
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "lcp_internal.h"

@@ -1,5 +1,5 @@
-/* io.c: instance folders (README "Instance folders"): lcp_read_instance, lcp_write_instance,
- * lcp_read_vector, lcp_write_vector.
+/* io.c: instance folders (lcp/README.md, "Instance folders"): lcp_read_instance,
+ * lcp_write_instance, lcp_read_vector, lcp_write_vector.
  *
  * FORMAT.  A folder of Matrix Market files, 1-based indices:
  *   A.mtx      m x m  coordinate, general or symmetric (lower triangle stored)   required

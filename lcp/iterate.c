@@ -50,7 +50,7 @@
  * tests/test_fused.c on the canonical instances and the sliding box where this takes 3118
  * (3289 with the ageing rule below), and 3.3 in a solve of fewer than 30 sweeps beyond the
  * start's and the stopping one where this takes 2.5; neither stopped late there nor on 26
- * other captures, cold and warm-started: README "Performance".)
+ * other captures, cold and warm-started: results/performance.md.)
  * Near tol, c also ages: a solve that gains 0.1% a sweep can stay within a decade of tol
  * for hundreds of sweeps while c moves, and a c calibrated at their start then predicts
  * too high a residual when it reaches tol (the sliding box below, replayed with its first
@@ -68,7 +68,7 @@
  * floor only keeps the band open where c has not moved at all (rounding moves it by far
  * less than 0.1%): with a floor of 1.1, an amgs-D solve of a sliding box that gains 0.1%
  * a sweep near tol took 99 exact residuals in 820 sweeps, with 1.001 10 (14 with the
- * ageing rule above; README "Performance", the stopping test).
+ * ageing rule above; results/performance.md, the stopping test).
  * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
  * unfused loop, and the stop can only come later than the unfused loop's, when the
  * calibrated prediction overestimates the residual by more than S at the first sweep whose

@@ -1,4 +1,4 @@
-/* jacobi.c: projected Jacobi (`jacobi`), README "Solvers".
+/* jacobi.c: projected Jacobi (`jacobi`), lcp/README.md, "Solvers".
  *
  * All rows from the same old iterate (bounds too):
  *     z^{k+1} = mid(lo(z^k), z^k - omega D^{-1} (A z^k + q), hi(z^k))
@@ -7,8 +7,8 @@
  * Assembled: w = A z + q (one CSR product).  Matrix-free: w = J (Minv (J^T z)) + E z + q
  * (three sparse products, J^T z by the rows of a stored J^T).  Both O(nnz) per sweep.
  * The diagonal, and the power iteration's product, come from the same form: matrix-free
- * never reads A (so `solve --lean` leaves it unread; README "The command line"), with
- * a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
+ * never reads A (so `solve --lean` leaves it unread; bench/README.md, "The command
+ * line"), with a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
  * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
  * or LCP_ERR_NONFINITE.
  * Threads (options.threads, a pool started once per solve): each stage is cut into fixed

@@ -137,7 +137,7 @@ LCP_API lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
  * row (its own findex is -1); factor sizes; A == J Minv J^T + diag(E) within a relative 1e-12. */
 LCP_API lcp_status lcp_problem_check(lcp_problem *P, char *msg, size_t msglen);
 
-/* ---- instance folders (README "Instance folders") ------------------------------------ */
+/* ---- instance folders (lcp/README.md, "Instance folders") ---------------------------- */
 
 /* Read an instance folder; validates everything (lcp_problem_check) and names the file and
  * line of the first problem in msg (one line: control characters of a path come escaped,
@@ -172,7 +172,7 @@ LCP_API lcp_status lcp_write_vector(const char *path, int m, const double *v, ch
 /* Read an m x 1 real array file; *v is allocated (malloc) and *m set. */
 LCP_API lcp_status lcp_read_vector(const char *path, int *m, double **v, char *msg, size_t msglen);
 
-/* ---- residuals (README "The problem") --------------------------------------------- */
+/* ---- residuals (lcp/README.md, "The problem") ------------------------------------- */
 
 typedef struct lcp_residuals {
     double r2;     /* ||r||_2, r = z - mid(lo_eff, z - w, hi_eff) */

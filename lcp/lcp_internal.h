@@ -30,8 +30,8 @@ lcp_status lcp_problem_check_tol(lcp_problem *P, double factor_tol, char *msg, s
 /* The rows of a product C = A B one at a time, without holding C (csr.c): row i has the
  * numbers row i of lcp_csr_multiply(A, B) has, bit for bit (the same sums in the same
  * order, columns ascending); or, when C is given, C's own rows.  pgs-color's setup reads
- * B = J Minv this way, so that B is never held beside the rows' records (README
- * "Performance").  Workspace: B's columns, twice, and the longest row. */
+ * B = J Minv this way, so that B is never held beside the rows' records
+ * (results/performance.md).  Workspace: B's columns, twice, and the longest row. */
 typedef struct lcp_csr_rows {
     const lcp_csr *C;            /* held: its rows are read in place */
     const lcp_csr *A, *B;        /* else computed */

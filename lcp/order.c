@@ -1,4 +1,5 @@
-/* order.c: the row orderings of the Gauss-Seidel family (README "Solvers": orderings).
+/* order.c: the row orderings of the Gauss-Seidel family (lcp/README.md, "Solvers":
+ * orderings).
  *
  *   natural, reverse          fixed
  *   symmetric                 odd sweeps forward, even sweeps backward

@@ -1,4 +1,4 @@
-/* pgs.c: projected Gauss-Seidel and SOR (`pgs`), README "Solvers".
+/* pgs.c: projected Gauss-Seidel and SOR (`pgs`), lcp/README.md, "Solvers".
  *
  * Row by row in the chosen order, with the newest z:
  *     r_i = (A z + q)_i

@@ -1,4 +1,4 @@
-/* pgs_block.c: block Gauss-Seidel by contact (`pgs-block'), README "Solvers".
+/* pgs_block.c: block Gauss-Seidel by contact (`pgs-block'), lcp/README.md, "Solvers".
  *
  * GROUPS.  A row n with findex[n] < 0 together with every friction row t with findex[t] == n
  * forms a group G = {n, t_1, ..., t_k} (k = 1 in 2D, 2 in 3D); a row that no row points at

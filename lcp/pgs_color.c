@@ -93,7 +93,7 @@ static inline int unit_of(const lcp_problem *P, int contact, int i)
  * words, W doubled when a unit needs colour 64 W); a unit's forbidden colours are the
  * union over its rows' columns.  The same colouring as looking up the rows that share
  * each column, without the conflict pattern and its transpose (which were the colourings'
- * peak memory: README "Performance"), and B's rows made one at a time (B never held). */
+ * peak memory: results/performance.md), and B's rows made one at a time (B never held). */
 /* the column sets (W words each) of unit g's columns: ORed into forb (forb given), or
  * colour c added to each (forb NULL) */
 static void unit_columns(const lcp_problem *P, lcp_csr_rows *b, const int *up, const int *ur,

@@ -1,4 +1,5 @@
-/* residual.c: the one residual function of the suite (README "The problem": residuals).
+/* residual.c: the one residual function of the suite (lcp/README.md, "The problem":
+ * residuals).
  *
  *   w = A z + q,   r_i = z_i - mid(lo_i, z_i - w_i, hi_i)   (natural map; min(z, w) for an LCP)
  *   with friction-coupled bounds lo_i |z_f|, hi_i |z_f| (f = findex[i]).

@@ -1,5 +1,5 @@
-/* stream.c: the streaming layout of the matrix-free Gauss-Seidel sweep (README "Memory and
- * the streaming floor").
+/* stream.c: the streaming layout of the matrix-free Gauss-Seidel sweep (results/performance.md,
+ * "Memory and the streaming floor").
  *
  * A matrix-free sweep reads, for each row in its order, J_i, B_i = (J Minv)_i with their
  * columns, q_i, lo_i, hi_i, omega / a_ii, E_i, findex_i, and reads and writes u = Minv J^T z
@@ -27,7 +27,7 @@
  *     faster (measured under load).  Transparent huge pages for the records, u and the
  *     problem's arrays gained nothing (10^6 rows: 63-66 against 64-65 ns a row, plain
  *     rows 87-90 against 90; a 195126-row pile 22.7-23.1 against 20.8-25.8 ns; paired
- *     runs on the AMD EPYC machine of README "Performance"), so none are asked for.
+ *     runs on the AMD EPYC machine of results/performance.md), so none are asked for.
  * A permutation of u's coordinates only relabels memory: every row sums the same products
  * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
  * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).
@@ -40,8 +40,8 @@
  *     J's and B's rows in that order (a 4-byte column an entry, where a record has one
  *     word a run of columns: a body's six); and they keep the problem's numbering of u:
  *     renumbered by first touch in colour order, a captured pile's bodies interleave far
- *     apart and its one-thread sweep ran 1.5x slower (4.97 against 3.35 ms; README
- *     "Performance").
+ *     apart and its one-thread sweep ran 1.5x slower (4.97 against 3.35 ms;
+ *     results/performance.md).
  * Orders: the records are laid out in the sweep's order when it is fixed (natural; reverse,
  * mass, perm and height lay out their permutation; symmetric walks the natural layout
  * forward and back); other orders (random, random8, error, ode8) visit the natural layout's

@@ -10,9 +10,9 @@
 #include "lcp_internal.h"
 
 /* Below this many rows pgs sweeps J, B and the row vectors as they are: building the layout
- * costs about 5 plain sweeps (13 ms at 10^5 rows) and saves about a third of one (README
- * "Memory and the streaming floor"), so small problems, solved in a few sweeps each
- * (a stepper's), would pay more than they gain. */
+ * costs about 5 plain sweeps (13 ms at 10^5 rows) and saves about a third of one
+ * (results/performance.md, "Memory and the streaming floor"), so small problems, solved in
+ * a few sweeps each (a stepper's), would pay more than they gain. */
 #define LCP_STREAM_MIN_ROWS 50000
 
 typedef struct lcp_stream {
@@ -34,8 +34,8 @@ typedef struct lcp_stream {
  * away from every column of the row before, i.e. u is reached at random.  Captured piles
  * (bodies and contacts numbered in space) have 5%: their plain sweep already reads u in
  * order, and the layout measured 0.9-1.0x its speed there; contacts between bodies drawn
- * at random have 33% and sweep 1.2-1.3x faster with it (README "Memory and the streaming
- * floor"). */
+ * at random have 33% and sweep 1.2-1.3x faster with it
+ * (results/performance.md, "Memory and the streaming floor"). */
 int lcp_stream_pays(const lcp_problem *P);
 
 /* 1 when row i of B (b's row last read, lcp_csr_row) has the columns of row i of J, in the

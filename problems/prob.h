@@ -1,5 +1,5 @@
 /* prob.h: the scenes of lcpbench and the small velocity-level stepper that captures LCP
- * instances from them (problems/README.md; the README sections "The problem" and
+ * instances from them (problems/README.md; lcp/README.md, "The problem" and
  * "Instance folders").
  *
  * WORLD.  Bodies are 2D disks (3 dof: x, y, theta) or 3D rigid bodies (6 dof: linear and

@@ -2,7 +2,8 @@
  * stability of constraints" and "Implicit velocity projection"; Andrews, Teichmann, Kry
  * 2017; Tournier et al. 2015): the modal analysis of a world's geometric stiffness, the
  * alternative steppers compared against the velocity stepper of step.c, and the jitter
- * metrics.  README section "Transversal stability" explains the experiment.
+ * metrics.  problems/README.md, "Transversal stability",
+ * explains the experiment.
  *
  * SCOPE.  Worlds made only of bodies and distance joints attached at the body centres
  * (pa = 0, and pb = 0 on a body; pb is the world anchor when b < 0), without planes or

@@ -61,8 +61,8 @@ static double cpu(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* 100 ms asleep before each timing: run under a real-time policy (chrt, README
- * "Performance"), the timed code then stays below the kernel's real-time share (95% of
+/* 100 ms asleep before each timing: run under a real-time policy (chrt,
+ * results/performance.md), the timed code then stays below the kernel's real-time share (95% of
  * each second by default) and is never throttled in the middle of a timing */
 static void pause_briefly(void)
 {

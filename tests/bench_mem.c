@@ -1,6 +1,6 @@
 /* bench_mem.c: the matrix-free PGS sweep against the streaming floor, and the peak memory
- * of a matrix-free solve with and without A (README "Performance", issue "sweeps nearer the
- * memory limit").
+ * of a matrix-free solve with and without A (results/performance.md, issue "sweeps nearer
+ * the memory limit").
  *   triad      a_i = b_i + s c_i on three arrays of TRIAD_N doubles (3 x 512 MiB, well past
  *              the last-level cache), one thread, STREAM's count of 24 bytes an element;
  *              the best of the round's 3 passes is the round's bandwidth
@@ -19,7 +19,7 @@
  *              sweep / read pass is what the Gauss-Seidel dependence and the update add
  *   cycles     the core's clock, timed on a chain of dependent integer additions (one a
  *              cycle), turns the sweep's and the floor's ns a row into cycles a row: in
- *              cache, cycles a row over instructions a row (README "Performance") tells
+ *              cache, cycles a row over instructions a row (results/performance.md) tells
  *              whether the rows' instructions alone exceed what the floor allows
  * ROUNDS rounds, each timing the triad then the two sweeps (paired: this machine's
  * neighbours change the bandwidth from one second to the next); prints the median ratios

@@ -3,7 +3,7 @@
 # benchmarks on captured
 # sphere piles (bodies and contacts numbered in space, as a stepper makes them), beside the
 # synthetic problems with contacts between bodies drawn at random that `parallel' and
-# `mem-stream' time (README "Performance").  Each pile is `capture spheres --param n=N --at
+# `mem-stream' time (results/performance.md).  Each pile is `capture spheres --param n=N --at
 # 30 --iters 10' (friction, mu 0.5: 3 rows a contact):
 #   parallel  n = 11800: 106971 rows; bench_color --time PILE (pgs-color on 1 and 2 threads,
 #             paired rounds), then the same with --solver pgs-color-contact; exits 1 when

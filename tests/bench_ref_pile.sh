@@ -12,7 +12,7 @@
 # and friction piles (mu 0.5, the scene's default; 3 rows a contact), solved exactly by the
 # rounds and the semismooth Newton phase on the coupled problem:
 #     n = 1300   10626 rows   30 s    (the 10^4-row friction pile)
-#     n = 2400   19908 rows   reported only (no target; not settled yet, see the README)
+#     n = 2400   19908 rows   reported only (no target; not settled yet: results/performance.md)
 # LCPBENCH_PILE_PAIRED=1 also solves each pile with CHOLMOD's simplicial LDL^T (the path
 # before the supernodal factorisation; no time target) right after, for paired ratios.
 set -eu

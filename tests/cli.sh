@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cli.sh LCPBENCH MKINST: the command line's contract (README, "The command line"), as TAP.
+# cli.sh LCPBENCH MKINST: the command line's contract (bench/README.md, "The command
+# line"), as TAP.
 # Every bad input gets one line on stderr and a non-zero exit, and loses nothing.
 set -u
 LB=$1

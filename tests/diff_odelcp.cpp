@@ -249,8 +249,8 @@ int main(int argc, char **argv)
         }
         lcp_problem_free(&P);
     }
-    /* not a check: on rank-deficient A the pivots are decided by rounding (a dw_i of 1e-17
-     * in one routine is 0 in the other), so the two may part ways; reported for the README */
+    /* not a check: on rank-deficient A the pivots are decided by rounding (a dw_i of 1e-17 in
+     * one routine is 0 in the other), so the two may part ways; reported for lcp/README.md */
     tap_diag("semidefinite: same answer on %d of %d rank-deficient problems (ODE stopped at "
              "s <= 0 on %d, dantzig on %d)", sd_agree, sd_total, sd_partial, g_our_partial);
     return tap_done();

@@ -1,5 +1,5 @@
-/* external_pgs.c: an outside solver as `solver external' runs it (README, "Bring your own
- * problem and solver"): external_pgs INSTANCE OUTDIR reads the folder, runs projected
+/* external_pgs.c: an outside solver as `solver external' runs it (bench/README.md, "Bring
+ * your own problem and solver"): external_pgs INSTANCE OUTDIR reads the folder, runs projected
  * Gauss-Seidel sweeps of its own (cold start, or z0.mtx when LCPBENCH_WARM=1) until the
  * largest update is below 1e-10 or 2000 sweeps, and writes OUTDIR/z.mtx and
  * OUTDIR/history.csv (a header naming `iteration', then the sweep and z, a line each). */

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# full_disk.sh LCPBENCH MKINST: what a full disk leaves (README, "The harness", a full
-# disk).  Results of `run' (with its plots and `profile'), `solve --history --solution',
-# `capture', `convert' and `table' are written to a small tmpfs, the tmpfs is filled, each
-# command is run again over them with --force and other settings (other contents), and
-# `plot' and `profile' redraw the run's figures in another style: each must exit non-zero
-# with exactly one line naming a file and the reason (ENOSPC), leave the previous files
-# byte-identical and no temporary beside them.  Then standard output on a full device
-# (/dev/full): `solve', `list', `simulate' and `--version' must exit 2 with one line naming
-# standard output, not 0 with their output lost.  Skipped (TAP's 1..0 # SKIP) where a
+# full_disk.sh LCPBENCH MKINST: what a full disk leaves (bench/README.md, "Interrupted runs",
+# a full disk).  Results of `run' (with its plots and `profile'), `solve --history
+# --solution', `capture', `convert' and `table' are written to a small tmpfs, the tmpfs is
+# filled, each command is run again over them with --force and other settings (other
+# contents), and `plot' and `profile' redraw the run's figures in another style: each must
+# exit non-zero with exactly one line naming a file and the reason (ENOSPC), leave the
+# previous files byte-identical and no temporary beside them.  Then standard output on a full
+# device (/dev/full): `solve', `list', `simulate' and `--version' must exit 2 with one line
+# naming standard output, not 0 with their output lost.  Skipped (TAP's 1..0 # SKIP) where a
 # tmpfs cannot be mounted (not root, or a container without the right).
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

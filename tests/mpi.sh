@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mpi.sh LCPBENCH MKINST MPI SANITIZE: `mpirun -np N lcpbench run SUITE --out DIR' writes the
-# folder of the serial run (README, "Grids on a cluster").  shards.sh's grid (3 instances, one
+# folder of the serial run (bench/README.md, "Grids on a cluster").  shards.sh's grid (3 instances, one
 # captured from a scene, x 5 solver lines, with a timed-out run) is run serially and under 2,
 # 3 and 4 ranks: runs.csv and every history are byte-identical once the time columns are
 # dropped, the file lists and captured instances identical, provenance.json lists the ranks

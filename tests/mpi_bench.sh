@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# mpi_bench.sh LCPBENCH MKINST [ROUNDS]: what dealing and gathering cost (README, "Grids on a
-# cluster"), the quantity measured: a grid of 1000 cells of about 10 ms (50 instances x 20 PGS
-# lines) on 2 ranks, its total time against the sum of its cell times.  "2 ranks" is
-# `mpirun -np 2': rank 0 deals and gathers, rank 1 runs every cell, so the sum of the cell
-# times is the serial run's time and the overhead is
+# mpi_bench.sh LCPBENCH MKINST [ROUNDS]: what dealing and gathering cost
+# (results/performance.md, "Grids: what dealing costs"), the quantity measured: a grid of 1000
+# cells of about 10 ms (50 instances x 20 PGS lines) on 2 ranks, its total time against the
+# sum of its cell times.  "2 ranks" is `mpirun -np 2': rank 0 deals and gathers, rank 1 runs
+# every cell, so the sum of the cell times is the serial run's time and the overhead is
 #     (M1000 - M1) / (S1000 - S1) - 1     dealing and gathering, per cell
 #     M1000 / S1000 - 1                   the same with mpirun's start-up
 # where S is the serial run's wall time and M the MPI run's, for the 1000-cell grid and for its

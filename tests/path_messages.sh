@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # path_messages.sh LCPBENCH MKINST: what `lcpbench solve' says about the paths it is given.
-# A control character in a folder's name (a newline, ESC) is written escaped (\n, \x1b) in
-# the one error line, whether the line is the harness's or quotes the library's message
-# (README, "Errors"); an optional instance file that is a dangling symbolic link or a loop
-# of links is an error naming the file, not an absent file (README, "Instance folders"):
-# nothing is solved, exit 1, one line.
+# A control character in a folder's name (a newline, ESC) is written escaped (\n, \x1b) in the
+# one error line, whether the line is the harness's or quotes the library's message
+# (bench/README.md, "The command line"); an optional instance file that is a dangling symbolic
+# link or a loop of links is an error naming the file, not an absent file (lcp/README.md,
+# "Instance folders"): nothing is solved, exit 1, one line.
 set -u
 LB=$1
 MK=$2

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # problems_cli.sh LCPBENCH: `lcpbench capture' and `lcpbench simulate' (problems/README.md,
-# README "The command line") as TAP: folders written, overwrite refused without --force, CSV
-# shape, and every bad input (parameter, option, scene, solver) gets one line on stderr and
-# exit 2.
+# bench/README.md, "The command line") as TAP: folders written, overwrite refused without
+# --force, CSV shape, and every bad input (parameter, option, scene, solver) gets one line on
+# stderr and exit 2.
 set -u
 LB=$1
 . "$(dirname "$0")/tap.sh"

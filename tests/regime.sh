@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # regime.sh LCPBENCH: the quick modes of `table amgs-regime' and `table amgs-table1' (both
-# variants) end to end, as TAP: the key numbers of README "The AMGS family" (the pool's
+# variants) end to end, as TAP: the key numbers of results/README.md, "amgs-regime/" (the pool's
 # self-stress states and its amgs-D/PGS ratio with and without compliance, the stack's 0.5,
 # PSOR = amgs-D, Method 2.2 = Method 3.1), and claims and findings in separate lists.
 set -u

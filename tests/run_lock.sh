@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# run_lock.sh LCPBENCH MKINST: one `lcpbench run' at a time per output folder (README,
-# "lcpbench run", the writer lock DIR.lock).  A second run into the folder a first one is
-# writing (a new folder, the same folder spelt DIR/, or with --force) is refused with one
-# stderr line naming the folder and the first run's pid, exit 1, nothing on stdout, and the
-# first run's folder is its own (its label, not the second's); the lock file is gone after.
-# A lock held by another process (python's lockf: an fcntl write lock on the whole file,
-# the protocol the README gives) is refused the same way, naming that pid.  A stale lock (the file a SIGKILLed run left, or a dead pid
-# written by hand) is taken over: the run succeeds and removes it.  SIGTERM removes it too.
+# run_lock.sh LCPBENCH MKINST: one `lcpbench run' at a time per output folder
+# (bench/README.md, "Interrupted runs": one run per folder, the writer lock DIR.lock).  A
+# second run into the folder a first one is writing (a new folder, the same folder spelt DIR/,
+# or with --force) is refused with one stderr line naming the folder and the first run's pid,
+# exit 1, nothing on stdout, and the first run's folder is its own (its label, not the
+# second's); the lock file is gone after.  A lock held by another process (python's lockf: an
+# fcntl write lock on the whole file, the protocol bench/README.md gives) is refused the same
+# way, naming that pid.  A stale lock (the file a SIGKILLed run left, or a dead pid written by
+# hand) is taken over: the run succeeds and removes it.  SIGTERM removes it too.
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2

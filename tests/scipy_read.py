@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""scipy_read.py LCPBENCH DIR...: instance folders as SciPy reads them (README, "Instance
-folders"), an independent check of the format and of the harness's residual, as TAP.
+"""scipy_read.py LCPBENCH DIR...: instance folders as SciPy reads them (lcp/README.md,
+"Instance folders"), an independent check of the format and of the harness's residual, as TAP.
 
 For each folder, every file is read with scipy.io.mmread alone (no lcpbench code):
   - the sizes agree (A m x m, the vectors m x 1, J m x n, Minv n x n, findex in range);

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # shards.sh LCPBENCH MKINST: `lcpbench run SUITE --shard K/N' and `lcpbench merge' build the
-# folder the whole run writes (README, "Grids on a cluster"): a suite of 3 instances (one
-# captured from a scene) x 5 solver lines, with a timed-out run,
-# is run whole and as 3 shards (and as 1 shard and as 7, more shards than some instances have
-# cells), merged; runs.csv and every history are byte-identical once the time columns are
-# dropped, the file lists and captured instances identical; merge refuses with one line a
-# missing shard, a shard given twice, shards of another grid, an incomplete shard and a
-# folder that is no shard.
+# folder the whole run writes (bench/README.md, "Grids on a cluster"): a suite of 3 instances
+# (one captured from a scene) x 5 solver lines, with a timed-out run, is run whole and as 3
+# shards (and as 1 shard and as 7, more shards than some instances have cells), merged;
+# runs.csv and every history are byte-identical once the time columns are dropped, the file
+# lists and captured instances identical; merge refuses with one line a missing shard, a shard
+# given twice, shards of another grid, an incomplete shard and a folder that is no shard.
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# signals.sh LCPBENCH MKINST: what SIGINT, SIGTERM and SIGKILL leave (README, "The harness",
-# interrupted runs).  A grid of a few seconds is interrupted after 1 s: the command ends with
+# signals.sh LCPBENCH MKINST: what SIGINT, SIGTERM and SIGKILL leave (bench/README.md,
+# "Interrupted runs").  A grid of a few seconds is interrupted after 1 s: the command ends with
 # the signal's status (130, 143), the previous folder is byte-identical, no *.tmp* file or
 # folder is left, no measurement child survives (--timeout runs fork one); the same for
 # `table' and `solve --history'.  A folder killed with SIGKILL is left as DIR.tmpPID holding

@@ -4,7 +4,7 @@
 # to 1e-6 with the fused test against N solves of the same sweeps with no test, callgrind
 # collecting inside the solves alone (bench_stop --instructions).  Prints instructions a
 # solve and their ratio; the count is the same from run to run whatever else the machine
-# does (README "Performance", the stopping test).  Exit 77 (skipped) without valgrind.
+# does (results/performance.md, the stopping test).  Exit 77 (skipped) without valgrind.
 set -eu
 BENCH=$1
 shift

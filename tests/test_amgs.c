@@ -1,5 +1,5 @@
-/* test_amgs.c: the facts of the AMGS family (lcp/amgs.c; README, "The AMGS family"), checked
- * iterate for iterate through the monitor on random contact-like problems
+/* test_amgs.c: the facts of the AMGS family (lcp/amgs.c; lcp/README.md, "The AMGS
+ * family"), checked iterate for iterate through the monitor on random contact-like problems
  * (A = J Minv J^T + diag(E), J with two 6-dof bodies per contact of three rows):
  *
  *   1. Omega_hat = D (amgs-D, gamma beta = 1) is PGS, for several gamma, every ordering,

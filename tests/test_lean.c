@@ -1,4 +1,4 @@
-/* test_lean.c: loading only what a form needs (lcp_read_options.skip, README "Performance",
+/* test_lean.c: loading only what a form needs (lcp_read_options.skip, results/performance.md,
  * memory) and the streamed matrix-free sweep give the same answers bit for bit.
  * For every instance folder given: read it whole (A and the factors) and read it without A
  * (LCP_READ_SKIP_A) and without the factors (LCP_READ_SKIP_FACTORS); then

@@ -1,5 +1,5 @@
-/* test_stream.c: pgs's streaming layout (lcp/stream.c, README "Memory and the streaming
- * floor") gives the plain matrix-free sweep's iterates bit for bit.
+/* test_stream.c: pgs's streaming layout (lcp/stream.c, results/performance.md,
+ * "Memory and the streaming floor") gives the plain matrix-free sweep's iterates bit for bit.
  * On every instance folder given (those with J and Minv) and on synthetic contact problems
  * whose contacts join bodies drawn at random (3D with friction, 3D frictionless with boxes
  * and no E, 2D with friction, and one whose J leaves out a coordinate of every body so that

@@ -1,5 +1,5 @@
 /* test_transversal.c: the modal analysis, the alternative steppers and the jitter metrics of
- * problems/transversal.h, as TAP (README "Transversal stability").
+ * problems/transversal.h, as TAP (problems/README.md, "Transversal stability").
  *
  *   hessian/...     K~ with lambda = e_j against central differences of J (relative 1e-7),
  *                   2D and 3D, anchored and two-body links, random configurations

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# transversal_table.sh LCPBENCH: `lcpbench table transversal --quick' end to end, as TAP:
-# the numbers that matter (towed N = 20 omega_max 63.06 against the analytic string, every
-# measured onset within 2% of h_crit = 2 / omega_max, the symplectic Euler growth at
-# 1.25 h_crit, hang 100's h_crit 9.53 ms, Francu's beta* = 0.65, the outcomes the README
-# reports), the claims in two lists (14 of the sources, FB3-diag ours) with verdicts that
-# follow from those numbers, every CSV read by pandas without options, and the figures.
+# transversal_table.sh LCPBENCH: `lcpbench table transversal --quick' end to end, as TAP: the
+# numbers that matter (towed N = 20 omega_max 63.06 against the analytic string, every
+# measured onset within 2% of h_crit = 2 / omega_max, the symplectic Euler growth at 1.25
+# h_crit, hang 100's h_crit 9.53 ms, Francu's beta* = 0.65, the outcomes that
+# results/README.md, "transversal/", reports), the claims in two lists (14 of the sources,
+# FB3-diag ours) with verdicts that follow from those numbers, every CSV read by pandas
+# without options, and the figures.
 # The numbers are read with /usr/bin/python3 (csv module); the pandas check is skipped when
 # that python has no pandas.
 set -u

@@ -1,8 +1,9 @@
-/* example.c: a program of your own on the installed liblcp (README, "Using liblcp").
+/* example.c: a program of your own on the installed liblcp (lcp/README.md, "Linking the
+ * library").
  *
  *     cc example.c $(pkg-config --cflags --libs lcp) -o example
  *     ./example                  # a contact with friction, built here
- *     ./example FOLDER           # an instance folder (README, "Instance folders")
+ *     ./example FOLDER           # an instance folder (lcp/README.md, "Instance folders")
  *
  * It solves the problem with projected Gauss-Seidel and with the exact pivoting reference,
  * found by name in liblcp's registry, and prints each solver's status, iterations (sweeps,
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2 && !failed; k++) {
         lcp_options o;
         lcp_options_default(&o);
-        o.tol = 1e-10;           /* ||r||_2 of the natural residual (README "The problem") */
+        o.tol = 1e-10;           /* ||r||_2 of the natural residual
+                                    (lcp/README.md, "The problem") */
         o.max_iter = 100000;
         lcp_info info;
         st = lcp_solve(lcp_solver_find(names[k]), &P, &o, z[k], &info);
