@@ -1,4 +1,4 @@
-/* capture.c: `lcpbench capture' and `lcpbench simulate' (README "The command line",
+/* capture.c: `lcpbench capture' and `lcpbench simulate' (bench/README.md, "The command line",
  * problems/README.md): step a scene of problems/ in time and write the LCP instance of chosen
  * steps (before the solve, z0 = the stepper's warm start) as instance folders
  * DIR/NAME-stepT, or print one CSV line per step:
@@ -42,7 +42,8 @@ typedef struct run_args {
     int modal;
 } run_args;
 
-/* modal.c: simulate with a transversal-stability stepper (README "Transversal stability") */
+/* modal.c: simulate with a transversal-stability stepper (problems/README.md,
+ * "Transversal stability") */
 int bench_simulate_stepper(const char *cmd, prob_world *W, const char *stepper, int iters,
                            double beta, const char *rhs, int modal, long steps);
 

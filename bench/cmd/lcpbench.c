@@ -1,4 +1,4 @@
-/* lcpbench.c: the command line of the suite (README, "The command line").  One table of
+/* lcpbench.c: the command line of the suite (bench/README.md, "The command line").  One table of
  * subcommands; each subcommand lives in its own file and has --help. */
 #include "cmd.h"
 #include "prob.h"
@@ -102,7 +102,7 @@ int bench_cmd_list(int argc, char **argv)
 int main(int argc, char **argv)
 {
     bench_blas_fit(argv);   /* under ulimit -v: OpenBLAS threads that cannot exist (util.c) */
-    /* timing (README, "The harness"): single-threaded BLAS unless the user says */
+    /* timing (bench/README.md, "Timing"): single-threaded BLAS unless the user says */
     if (!getenv("OPENBLAS_NUM_THREADS")) {
         setenv("OPENBLAS_NUM_THREADS", "1", 0);
         openblas_set_num_threads(1);

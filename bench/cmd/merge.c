@@ -1,7 +1,7 @@
 /* merge.c: `lcpbench merge DIR_1 ... DIR_N --out DIR': the folder a whole `lcpbench run'
- * writes, built from the N folders of `lcpbench run SUITE --shard K/N' (README, "Grids on a
- * cluster"): runs.csv with every row in the grid's order, the history files, the captured
- * instances (of the first shard: every shard captures the same), provenance.json of the
+ * writes, built from the N folders of `lcpbench run SUITE --shard K/N' (bench/README.md,
+ * "Grids on a cluster"): runs.csv with every row in the grid's order, the history files, the
+ * captured instances (of the first shard: every shard captures the same), provenance.json of the
  * merge and the figures.  Refuses with one line a folder that is incomplete or no shard, shards
  * of different grids or counts, a shard given twice, a missing shard, or a row that is not
  * its shard's.  Needs each DIR_K/shard.csv (run.c) and runs.csv; cost: reading and copying

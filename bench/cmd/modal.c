@@ -1,6 +1,6 @@
 /* modal.c: `lcpbench modal SCENE --at T [--param k=v ...] [--stepper NAME] [--solver NAME]
  * [--modes]': the modal analysis of the geometric stiffness of a scene's distance joints
- * after T steps (problems/transversal.h; README "Transversal stability").
+ * after T steps (problems/transversal.h; problems/README.md, "Transversal stability").
  *
  * Steps the scene T times with the chosen stepper (default vts with the scene's solver),
  * then analyses the state under the last step's multipliers (T = 0: the initial state under

@@ -1,7 +1,7 @@
 /* solve.c: `lcpbench solve INSTANCE... --solver NAME[,NAME...] [settings]'.
  *
  * A grid of its instances x solvers run by the harness's one loop (run.c), with a row
- * writer that prints one CSV line per run on stdout (README, "The command line"):
+ * writer that prints one CSV line per run on stdout (bench/README.md, "The command line"):
  *   instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,time_max_s,
  *   time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
  * residual = ||r||_2 computed here from (A, q, z); time_s = median of the --reps timing
@@ -26,8 +26,8 @@ static void help(void)
 {
     printf("usage: lcpbench solve INSTANCE... --solver NAME[,NAME...] [options]\n"
            "\n"
-           "Solve instance folders (README, \"Instance folders\") and print one CSV line per\n"
-           "run:\n"
+           "Solve instance folders (lcp/README.md, \"Instance folders\") and print one CSV\n"
+           "line per run:\n"
            "  instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,\n"
            "  time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,\n"
            "  omega,beta,gamma,shape\n"

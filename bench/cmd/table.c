@@ -1,6 +1,6 @@
 /* table.c: `lcpbench table NAME --out DIR': the registry of the experiments that reproduce a
- * source's table or figure (README, "The harness"), and what they share.  Each table is one
- * file (table_NAME.c) with one signature (bench_table_fn) and one line below; it regenerates
+ * source's table or figure (bench/README.md, "The harness").  Each table is one file
+ * (tables/NAME.c) with one signature (bench_table_fn) and one line below; it regenerates
  * its results from scratch: captures the instances from the scenes, runs the solvers, and
  * writes plain CSV, a Markdown table with the source's published numbers beside ours, the
  * claims with verdicts computed from our numbers (kit.h), and figures.  A table's
@@ -103,10 +103,10 @@ static void help(void)
            "                            [--instances DIR... [--no-canonical]]\n"
            "\n"
            "Regenerate an experiment that reproduces a source's table or figure from scratch\n"
-           "(README, \"The harness\"): capture the scenes, run, and write in DIR plain CSV, a\n"
-           "Markdown table with the source's numbers beside ours, the claims with verdicts\n"
-           "computed from our numbers (claims.csv), figures (.gp, .csv data, .png, .pdf) and\n"
-           "provenance.json.\n"
+           "(bench/README.md, \"The harness\"): capture the scenes, run, and write in DIR\n"
+           "plain CSV, a Markdown table with the source's numbers beside ours, the claims\n"
+           "with verdicts computed from our numbers (claims.csv), figures (.gp, .csv data,\n"
+           ".png, .pdf) and provenance.json.\n"
            "  --variant V  protocol: `paper' (the source's) or `suite' (ours); default: the\n"
            "               first listed\n"
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
@@ -130,7 +130,7 @@ static void help(void)
            "  --force      replace the results in a non-empty DIR\n"
            "Under `mpirun -np N' (a build with MPI) rank 0 runs the table and deals its\n"
            "grids' cells and reorder's orderings to the N-1 other ranks (DIR on a file\n"
-           "system they share; README, \"Grids on a cluster\").\n"
+           "system they share; bench/README.md, \"Grids on a cluster\").\n"
            "\ntables:\n");
     bench_list_tables(stdout);
 }

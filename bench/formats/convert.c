@@ -2,7 +2,7 @@
  * use.  Every conversion builds an lcp_problem and validates it (lcp_problem_check) before
  * anything is written; outputs are written whole or not at all.
  *
- *   folder   the instance folder (README "Instance folders"): in and out
+ *   folder   the instance folder (lcp/README.md, "Instance folders"): in and out
  *   fclib    FCLIB HDF5 (Acary et al., the frictional-contact collection) through libfclib:
  *            local problems in and out, global problems in.  A contact alpha of dimension d
  *            (2 or 3) has rows d*alpha (normal) and d*alpha+1.. (tangents); FCLIB's Coulomb
@@ -84,7 +84,7 @@ static void help(void)
            "  --friction none  FCLIB's normal rows only (the frictionless LCP)\n"
            "  --factor-tol T|off  the reader's A = J Minv J^T + diag(E) tolerance (1e-12)\n"
            "  --force          replace OUT when it exists\n\n"
-           "Conventions and mappings: README section \"Bring your own problem and solver\".\n",
+           "Conventions and mappings: bench/README.md, \"Bring your own problem and solver\".\n",
 #ifdef LCPBENCH_HAVE_FCLIB
            ""
 #else

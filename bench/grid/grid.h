@@ -169,7 +169,7 @@ int bench_grid_run(const char *cmd, const bench_suite *S, const char *dir, int f
 int bench_grid_run_shard(const char *cmd, const bench_suite *S, const char *dir, int force,
                          int quiet, int shard_k, int shard_n, int argc, char **argv);
 
-/* ---- the ranks of mpirun (mpi.c; README, "Grids on a cluster") ---------------------------
+/* ---- the ranks of mpirun (mpi.c; bench/README.md, "Grids on a cluster") ---------------
  * NULL stands for "no MPI": a serial run (built without MPI, not under mpirun, or 1 rank). */
 typedef struct bench_mpi bench_mpi;
 /* MPI started when under mpirun on 2 ranks or more (host names gathered on rank 0); NULL
@@ -301,7 +301,7 @@ typedef struct bench_sim_out {
     int steps;            /* done */
     int steps_rows;       /* steps that had rows to solve */
     double last_res;      /* ||r||_2 of the last step */
-    /* the physical state (README, "The AMGS family"): */
+    /* the physical state (results/README.md, "amgs-table2/"): */
     double ke_end;        /* kinetic energy after the last step (J) */
     int contacts_end;     /* contacts of the last step */
     double contacts_mean; /* contacts per step, mean over the steps */
@@ -327,7 +327,7 @@ int bench_sim_comparable(const bench_sim_out *x, const bench_sim_out *ref, char 
 
 
 /* ---- the regime analysis (regime.c) -------------------------------------------------------
- * (README, "The AMGS family"): when does AMGS halve PGS's sweeps?
+ * (lcp/README.md, "The AMGS family"; results/README.md, "amgs-regime/"): when does AMGS halve PGS's sweeps?
  *
  * amgs-D with gamma beta = b makes the row update of projected SOR with omega = 2/(1 + b) on
  * rows above their bound, so near the solution both PGS and amgs-D are linear iterations on

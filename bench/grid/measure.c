@@ -1,5 +1,4 @@
-/* measure.c: one measured run of one solver on one instance (README, "The harness":
- * timing).
+/* measure.c: one measured run of one solver on one instance (bench/README.md, "Timing").
  *
  * 1. Recording run: the monitor computes the harness's own residual ||r||_2, ||r||_inf
  *    (lcp_residual_ws, the same numbers as lcp_residual, its workspace allocated once for

@@ -1,4 +1,4 @@
-/* mpi.c: the ranks of mpirun as workers of lcpbench's grids (README, "Grids on a cluster"):
+/* mpi.c: the ranks of mpirun as workers of lcpbench's grids (bench/README.md, "Grids on a cluster"):
  * starting MPI, dealing numbered cells from rank 0 to the other ranks and gathering their
  * results in cell order, and telling idle workers their next job (`table' runs several grids
  * and `reorder' ranges of permutations in one job).  What a cell is and what its result holds

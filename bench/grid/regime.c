@@ -6,7 +6,7 @@
  * O(nf^3) for each eigenvalue problem (three dgeev and one dsyev), O(m n min(m, n)) for the
  * projection of q; memory O(nf^2 + m n).  Source: Young's SOR theory (the rate of a linear
  * iteration is the spectral radius of its iteration matrix); the equivalence of amgs-D and
- * PSOR is README, "The AMGS family".
+ * PSOR is lcp/README.md, "The AMGS family".
  */
 #include "grid.h"
 #include "prob.h"

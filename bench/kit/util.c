@@ -1,8 +1,8 @@
 /* util.c: the plumbing every lcpbench subcommand shares: the monotonic clock, provenance
  * lines, the progress line, output folders and files that never replace a user's results
  * unless asked (written to a temporary name, renamed into place when complete), and what a
- * SIGINT or SIGTERM leaves: the previous results, no temporary file or folder (README, "The
- * harness", interrupted runs).  The temporary trees are removed in the signal handler with
+ * SIGINT or SIGTERM leaves: the previous results, no temporary file or folder
+ * (bench/README.md, "Interrupted runs").  The temporary trees are removed in the signal handler with
  * Linux system calls only (openat, getdents64, unlinkat), which are async-signal-safe. */
 #define _GNU_SOURCE 1   /* syscall(SYS_getdents64) */
 #include "kit.h"

@@ -13,7 +13,7 @@
  * --maxit, default 100000) and --reps timing runs of min(recorded, 1000) sweeps without
  * residual tests (bench_run_solver): sweeps to each
  * tolerance 1e-2 .. 1e-8 from the history (bench_history_reach), time to a tolerance = median
- * time per sweep of the timing runs x sweeps (README, "The harness": timing is honest).
+ * time per sweep of the timing runs x sweeps (bench/README.md, "Timing").
  * Methods: PGS, Method 2.2 (amgs-D-explicit), Method 3.1 beta I (amgs-I), Method 3.1 beta D
  * (amgs-D), PSOR with omega = 2/(1 + gamma beta).  Verdicts: per scene, the median over its
  * instances with the spread (kit.h, bench_claim_spread).  --quick: pool and stack, seed 1,
@@ -393,14 +393,14 @@ static void claims(const t1 *T, bench_claim *cl)
                    "median per scene (timing runs, measured under load)",
          .threshold = "median <= 1"},
         {.id = "t1-psor", .kind = BENCH_FINDING,
-         .source = "this suite (README, \"The AMGS family\")", .lo = 0, .hi = 0.05,
+         .source = "this suite (lcp/README.md, \"The AMGS family\")", .lo = 0, .hi = 0.05,
          .statement = "PSOR at omega = 2/(1 + gamma beta) takes the sweeps of Method 3.1 "
                       "[beta D]",
          .metric = "|PSOR - amgs-D| / amgs-D sweeps to 1e-6 (0 when within 2 sweeps), median "
                    "per scene",
          .threshold = "median <= 0.05"},
         {.id = "t1-regime", .kind = BENCH_FINDING,
-         .source = "this suite (amgs-regime, README \"The AMGS family\")",
+         .source = "this suite (amgs-regime, results/README.md, \"amgs-regime/\")",
          .lo = T->paper ? 0.40 : 0.75, .hi = T->paper ? 0.65 : 1.05,
          .statement = T->paper
              ? "With rigid contacts and a consistent q the pools' amgs-D/PGS ratio is "

@@ -14,7 +14,7 @@
  * Each of R >= 3 repetitions (--reps, default 5) runs every method once, interleaved, so
  * that the ratio to PGS is paired within a repetition; the trajectories are deterministic
  * and the physical state is the first repetition's.
- * PHYSICAL STATE (rule 4 of the README's AMGS section): kinetic energy after the last step,
+ * PHYSICAL STATE (rule 4 of results/README.md, "amgs-table2/"): kinetic energy after the last step,
  * contacts (last step, mean), maximum penetration over the second half, and whether the
  * stack still stands; a row not comparable with PGS's (bench_sim_comparable) is marked and
  * not ranked.  Writes table2.md, table2.csv, claims.csv.

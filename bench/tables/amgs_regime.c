@@ -1,5 +1,5 @@
 /* amgs_regime.c: `lcpbench table amgs-regime': when does AMGS halve PGS's sweeps?  Our
- * own study (README, "The AMGS family"), not a source's table.
+ * own study (results/README.md, "amgs-regime/"), not a source's table.
  *
  * amgs-D with gamma beta = b makes the row update of PSOR with omega = 2/(1 + b), so its gain
  * over PGS is that of over-relaxation, which depends on the slowest error modes.  Over a grid
@@ -276,7 +276,7 @@ enum { NCLAIM = 5 };
 
 static void findings(const rcase *c, int n, bench_claim *cl)
 {
-    static const char *const src = "this suite (README, \"The AMGS family\")";
+    static const char *const src = "this suite (results/README.md, \"amgs-regime/\")";
     const bench_claim init[NCLAIM] = {
         {.id = "rg-rigid", .kind = BENCH_FINDING, .source = src, .lo = 0.40, .hi = 0.65,
          .statement = "With rigid contacts and a consistent q (E = 0, q in range(J)) amgs-D "
@@ -427,7 +427,7 @@ int bench_table_amgs_regime(const bench_table_ctx *t)
                                                  "sweeps? (our own study)");
     if (f) {
         fprintf(f, "amgs-D with gamma beta = b makes the row update of PSOR with omega = 2/(1 + "
-                   "b) (README, \"The AMGS family\"), so its gain over PGS is that of "
+                   "b) (lcp/README.md, \"The AMGS family\"), so its gain over PGS is that of "
                    "over-relaxation, set by the slowest error modes.  Per instance (mu = 0, "
                    "the stepper's converged state, warm start z0): sweeps to ||r||_2 <= 1e-6 "
                    "of PGS, amgs-D (beta 0.5, gamma 1) and amgs-I (beta = mean a_ii), at most "

@@ -1,5 +1,5 @@
 /* peers.c: `lcpbench table peers': the peer libraries' solvers (Siconos Numerics,
- * ODE's Dantzig as DART ships it, Bullet's MLCP solvers; README, "Solvers", Peers) beside
+ * ODE's Dantzig as DART ships it, Bullet's MLCP solvers; lcp/README.md, "Solvers", Peers; the comparison: results/README.md, "peers/") beside
  * every solver of ours, on the same instances, with one residual and one reference.
  *
  * Instances: every folder of problems/instances/ (relative to the working directory: run it

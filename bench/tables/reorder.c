@@ -8,7 +8,7 @@
  * stopping test), capped at 100 (101 in the histogram = not reached).  Ordering k is the k-th
  * permutation in lexicographic order (Lehmer code), so workers split index ranges: one thread
  * per online core (pthreads; the library keeps no global state), progress on stderr; under
- * mpirun, ranges of 10^4 orderings dealt to the ranks (README, "Grids on a cluster").
+ * mpirun, ranges of 10^4 orderings dealt to the ranks (bench/README.md, "Grids on a cluster").
  * Heuristic orderings on the same axis: natural (the default), reverse, symmetric, error,
  * mass, and random with seeds 1..20 (min / median / max); and block PGS (`pgs-block', each
  * contact's normal and friction rows solved exactly per visit, natural order).

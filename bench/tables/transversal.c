@@ -2,7 +2,7 @@
  * constraints" and "Implicit velocity projection"; Andrews, Teichmann, Kry 2017; Tournier et
  * al. 2015): the modal prediction of velocity stepping's jitter against measured onsets, the
  * alternative steppers at fixed steps, Francu's beta, solver inexactness, the time-resolved
- * prediction on a swinging chain and the energy behaviour.  README "Transversal stability".
+ * prediction on a swinging chain and the energy behaviour.  problems/README.md, "Transversal stability".
  *
  * T1 t1-onset.csv     modal analysis (restricted, full space, E K) and VTS (exact ldlt-ref)
  *                     onset by bisection in [0.9, 1.1] h_crit to 0.25% (400 steps, unstable
@@ -1706,7 +1706,7 @@ static int markdown(const bench_table_ctx *t, const tables *T, const bench_claim
                    "fewer cases than the full run.\n\n");
     fprintf(f, "Francu publishes no numbers (his posts show videos), so the claims below are his "
                "statements, each checked on our numbers with a threshold fixed in the code.  "
-               "All worlds are beads on centre-attached distance joints (README, \"Transversal "
+               "All worlds are beads on centre-attached distance joints (problems/README.md, \"Transversal "
                "stability\").  Wall time of the runs: %.1f s.\n\n", seconds);
     const job *a = J(T, T->t1[7].j_125), *b = J(T, T->jf7);
     fprintf(f, "Perturbation protocol for the 1.25 h_crit runs (MAC, E_T share): the onset "
