@@ -14,73 +14,35 @@
  * The final residual is always computed with lcp_residual()'s norms and stored in info
  * (lcp_residual_norms: the same w and norms, without the quantities info does not hold).
  *
- * THE FUSED TEST (lcp_iterate_fused).  The exact residual of the iterate after a
- * Gauss-Seidel sweep cannot be had without another product: rows visited early change
- * again when later rows move.  A fused sweep instead returns, at almost no cost, the
- * sum of squares of the natural-map residual of each row AT THE MOMENT IT IS VISITED,
- *     rho_i = z_i - mid(lo_i, z_i - w_i, hi_i),   w_i = (A z + q)_i,  z the newest iterate
- * (the quantities the row update computes anyway), and e_k = ||rho||_2.  How it relates
- * to the true residual r(z) (A = D - L - U in the visiting order, d = z_k - z_{k-1}):
- *   - Jacobi: every row is visited at z_{k-1}, so e_k = ||r(z_{k-1})||_2 exactly (in the
- *     matrix-free form to the rounding of J (Minv J^T z) against A z).
- *   - Gauss-Seidel: row i is visited at (z_k on rows before i, z_{k-1} from i on), so,
- *     mid being 1-Lipschitz, | rho_i - r_i(z_{k-1}) | <= |(L d)_i|, and with omega = 1
- *     row i is exactly solved after its update, so |r_i(z_k)| <= |(U d)_i| (friction rows
- *     add mu |d_f| when their normal row f is visited after them).  Where no bound is
- *     active the sweep is linear and rho = -D d, r(z_k) = -U d: once the iteration has
- *     settled on its slowest mode, r(z_k) / e_k tends to a constant.
- * JACOBI (est->prev set): e_k is the residual of z_{k-1}, which the sweep keeps; when
- * e_k <= FUSE_LAG tol (or e_k may exceed the divergence limit) the loop takes the exact
- * residual of z_{k-1}, and when that stops the loop, z goes back to z_{k-1}: the same stop,
- * status and iterate as the unfused test, at the price of one discarded sweep.
- * GAUSS-SEIDEL: e_k is not a bound, and the loop never stops on it: it only decides WHEN
- * to pay for the exact residual.  The exact residual r_j of a checked sweep j calibrates
- * the ratio c = r_j / e_j, and sweep k is checked exactly when
- *     it is the first sweep that may be checked (calibration),
- *     c e_k <= S tol                               (it may have converged),
- *     c e_k <= FUSE_NEAR tol < r_j                 (re-calibrate once within a decade of tol),
- *     r_j <= FUSE_NEAR tol and k - j >= 2 (j - i)  (re-calibrate as c ages near tol),
- *     e_k >= e_j FUSE_RECAL                        (re-calibrate when the estimate grew 100x),
- *     c e_k S > diverge max(1, r_0)                (it may have diverged),
- *     e_k is 0, NaN or Inf, or k = max_iter.
- * The ratio c only matters near tol (and near the divergence limit), so it is refreshed
- * where it is used: once when the prediction first comes within a decade of tol, which
- * leaves the band below to a c at most a decade old.  (A re-calibration every two decades
- * on the way down, as before, took 3489 exact residuals over the 892 runs of
- * tests/test_fused.c on the canonical instances and the sliding box where this takes 3118
- * (3289 with the ageing rule below), and 3.3 in a solve of fewer than 30 sweeps beyond the
- * start's and the stopping one where this takes 2.5; neither stopped late there nor on 26
- * other captures, cold and warm-started: results/performance.md.)
- * Near tol, c also ages: a solve that gains 0.1% a sweep can stay within a decade of tol
- * for hundreds of sweeps while c moves, and a c calibrated at their start then predicts
- * too high a residual when it reaches tol (the sliding box below, replayed with its first
- * calibration after sweep 2 instead of 1: c calibrated at 0.78 in the transient settled at
- * 0.56, and the loop stopped 102 sweeps late).  So near tol, with i the
- * calibration before j, sweep j + 2 (j - i) is checked too: the slack below, the square
- * of the change of c over a span j - i, then covers a steady drift over the next span,
- * twice as long, and the spans double (about log2 of the sweeps spent near tol).
- * The slack S is FUSE_SLACK until three calibrations have been made (two changes of c
- * measured), then the square of the larger of the last two changes of c (at least
- * FUSE_SLACK_MIN): where c is steady (it settles to 4 digits on the chain) few sweeps near
- * tol are checked, where it jumps (friction rows switching) the band widens.  One change
- * is not enough to trust: the first calibrations fall in the transient, where c can move
- * by 1.35x right after a change of 1.09x (amgs-I, warm-started on a sliding box).  The
- * floor only keeps the band open where c has not moved at all (rounding moves it by far
- * less than 0.1%): with a floor of 1.1, an amgs-D solve of a sliding box that gains 0.1%
- * a sweep near tol took 99 exact residuals in 820 sweeps, with 1.001 10 (14 with the
- * ageing rule above; results/performance.md, the stopping test).
- * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
- * unfused loop, and the stop can only come later than the unfused loop's, when the
- * calibrated prediction overestimates the residual by more than S at the first sweep whose
- * residual is below tol (tests/test_fused.c: no such case on the canonical instances and
- * the sliding box, cold and warm-started).
+ * THE SWEEP COUNT IS THE FIRST CROSSING.  A converged solve stops at the first tested sweep
+ * k whose residual, lcp_residual's ||r(z_k)||_2, is at or below tol: info->iterations is
+ * that k, and z is z_k.  So the loop takes the exact residual at every sweep it tests
+ * (every check_every sweeps, default 1), whatever the sweep estimates.
+ * THE FUSED SWEEPS (lcp_iterate_fused) also return e_k, the norm of the natural-map
+ * residual of each row AT THE MOMENT IT IS VISITED,
+ *     rho_i = z_i - mid(lo_i, z_i - w_i, hi_i),   w_i = (A z + q)_i,  z the newest iterate.
+ *   - Jacobi (est->prev set): every row is visited at z_{k-1}, so e_k = ||r(z_{k-1})||_2
+ *     exactly (in the matrix-free form to the rounding of J (Minv J^T z) against A z).  The
+ *     sweep keeps z_{k-1}; when e_k <= FUSE_LAG tol (or e_k may exceed the divergence
+ *     limit) the loop takes the exact residual of z_{k-1}, and when that stops the loop, z
+ *     goes back to z_{k-1}: the same stop, status and iterate as testing every sweep, at
+ *     the price of one discarded sweep.  A sweep whose e_k is above FUSE_LAG tol cannot
+ *     have crossed (1% of rounding margin), so no exact residual is skipped where one could.
+ *   - Gauss-Seidel (pgs, pgs-block, pgs-color, the AMGS family): row i is visited at
+ *     (z_k on rows before i, z_{k-1} from i on), and no bound on r(z_k) cheaper than the
+ *     residual itself proves that a sweep did not cross: |r(z_k) - rho| is bounded only by
+ *     (2 + ||A||_F + mu) ||z_k - z_{k-1}||, which exceeds e_k itself wherever the iteration
+ *     is slow.  A calibrated estimate (r(z_k) ~ c e_k, the test of 0.3.0) skipped sweeps
+ *     where the residual oscillates and stopped late (pgs, symmetric order, three-spheres,
+ *     tol 1e-4: 17 sweeps where the residual was 8.06e-5 at 15, 4.17e-4 at 16), so every
+ *     tested Gauss-Seidel sweep takes the exact residual; e_k is not used.  Its cost:
+ *     results/performance.md, "The stopping test".
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
  * residual (the start's is O(m) at z = 0, where lcp_residual needs no product; without A,
- * one pass over Minv's pattern per solve sizes the workspace, residual.c): every
- * check_every sweeps unfused; fused, the first sweep's, one within a decade of tol, the
- * sweeps within the slack of tol, and one per 100x of growth (Jacobi: those within
- * FUSE_LAG of tol).
- * check_every applies to both: only sweeps it names are tested.
+ * one pass over Minv's pattern per solve sizes the workspace, residual.c): every tested
+ * sweep for Gauss-Seidel (about the cost of a sweep), Jacobi's within FUSE_LAG of tol.
+ * check_every applies to both: only sweeps it names are tested, and the count is then the
+ * first crossing among them.
  */
 #include "lcp_internal.h"
 
@@ -117,12 +79,7 @@ static int all_finite(const double *z, int m)
     return bad == 0;
 }
 
-/* the fused test's constants (see the header) */
-#define FUSE_SLACK 4.0  /* slack until three calibrations have shown how c drifts */
-#define FUSE_SLACK_MIN 1.001
-#define FUSE_RECAL 100.0 /* re-calibrate when the estimate grew by this factor */
-#define FUSE_NEAR 10.0   /* re-calibrate once when the prediction comes within this of tol */
-#define FUSE_LAG 1.01   /* exact estimates of the previous iterate: rounding margin */
+#define FUSE_LAG 1.01   /* Jacobi's exact estimates of the previous iterate: rounding margin */
 
 /* The one loop.  Exactly one of sweep and fused is set. */
 static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
@@ -138,10 +95,6 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
     lcp_status st = LCP_MAXITER;
     double r2 = INFINITY, rinf = INFINITY;   /* the last exact residual's norms */
     int k = 0, row = -1, checks = 0;
-    double c = 0.0, ecal = 0.0;   /* fused: calibrated ratio r / e, estimate at calibration */
-    double drift[2] = {0.0, 0.0}; /* fused: the last two calibrations' change of c (>= 1) */
-    int calibrated = 0;
-    int kcal[2] = {0, 0};         /* fused: the sweeps of the last two calibrations */
     int fresh = 0;                /* R holds the residual of z as it is now */
 
     lcp_start(P, opt, z);
@@ -189,34 +142,11 @@ static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_swee
         }
         if (opt->monitor) opt->monitor(opt->monitor_ctx, k, z);
         if (tol < 0.0 || (k % opt->check_every != 0 && k != opt->max_iter)) continue;
-        int due = 1;
-        if (fused && est.prev) due = k == opt->max_iter;     /* z_k is tested next sweep */
-        else if (fused && calibrated && k != opt->max_iter && e > 0.0 && isfinite(e)) {
-            double pred = c * e;                             /* predicted ||r(z_k)||_2 */
-            double d = fmax(drift[0], drift[1]);
-            double slack = calibrated >= 3 && d > 0.0 ? fmax(FUSE_SLACK_MIN, d * d) : FUSE_SLACK;
-            due = pred <= slack * tol || !(pred * FUSE_SLACK <= rdiv) ||
-                  (pred <= FUSE_NEAR * tol && r2 > FUSE_NEAR * tol) ||
-                  (calibrated >= 2 && r2 <= FUSE_NEAR * tol &&
-                   k - kcal[0] >= 2 * (kcal[0] - kcal[1])) ||
-                  e >= ecal * FUSE_RECAL;
-        }
-        if (!due) continue;
+        /* Jacobi: z_k is tested next sweep through its exact estimate (above), but at the cap */
+        if (est.prev && k != opt->max_iter) continue;
         lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);
         checks++;
         fresh = 1;
-        if (fused && e > 0.0 && isfinite(e) && isfinite(r2)) {
-            double cn = r2 / e;
-            if (calibrated && c > 0.0 && cn > 0.0) {
-                drift[1] = drift[0];
-                drift[0] = fmax(cn / c, c / cn);
-            }
-            c = cn;
-            ecal = e;
-            kcal[1] = kcal[0];
-            kcal[0] = k;
-            calibrated++;
-        }
         if (r2 <= tol) st = LCP_OK;
         else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
     }

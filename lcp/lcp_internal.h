@@ -207,8 +207,9 @@ typedef struct lcp_sweep_est {
 } lcp_sweep_est;
 typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
                                       lcp_sweep_est *est);
-/* lcp_iterate with a fused sweep: the estimate decides when the exact residual is taken
- * (iterate.c); the stopping decision itself is still lcp_residual(z) <= tol. */
+/* lcp_iterate with a fused sweep: with prev (Jacobi) the exact estimate of z_{k-1} decides
+ * when the exact residual is taken; without it every tested sweep takes it, so the stop is
+ * the first crossing either way (iterate.c); the decision is lcp_residual(z) <= tol. */
 lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
                              lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info);
 
