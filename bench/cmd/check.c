@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,38 +185,7 @@ static int write_baseline(const char *path, const figlist *L, int argc, char **a
     return bench_provenance_json(CMD, dir, argc, argv);
 }
 
-/* growing text for the summary lines */
-typedef struct text {
-    char *s;
-    size_t n, cap;
-    int failed;
-} text;
-
-static void add(text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(text *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (int pass = 0; pass < 2 && !b->failed; pass++) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) b->failed = 1;
-        else if (b->s && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        } else {
-            size_t cap = 2 * (b->cap + (size_t)k + 256);
-            char *n = lcp_realloc(b->s, cap, 1);
-            if (!n) b->failed = 1;
-            else {
-                b->s = n;
-                b->cap = cap;
-            }
-        }
-    }
-}
-
-static const char *text_or(const text *b, const char *none)
+static const char *text_or(const bench_text *b, const char *none)
 {
     return b->n && !b->failed ? b->s : none;
 }
@@ -243,26 +211,27 @@ typedef struct brun {
 
 /* the baseline's runs that found no run here, one entry per label: "LABEL (k of n runs:
  * INST, ...)", into peers (peers this build lacks) or other; *npeer, *nother runs */
-static void unmatched(brun *R, int nr, text *peers, text *other, int *npeer, int *nother)
+static void unmatched(brun *R, int nr, bench_text *peers, bench_text *other, int *npeer,
+                      int *nother)
 {
     for (int k = 0; k < nr; k++) {
         if (R[k].matched || R[k].done) continue;
         int peer = peer_lacking(R[k].label), miss = 0, all = 0;
-        text *b = peer ? peers : other;
+        bench_text *b = peer ? peers : other;
         for (int j = k; j < nr; j++)
             if (!strcmp(R[j].label, R[k].label)) {
                 all++;
                 miss += !R[j].matched;
             }
-        add(b, "%s%s (%d of %d runs:", b->n ? "; " : "", R[k].label, miss, all);
+        bench_text_add(b, "%s%s (%d of %d runs:", b->n ? "; " : "", R[k].label, miss, all);
         for (int j = k, shown = 0; j < nr; j++) {
             if (R[j].matched || strcmp(R[j].label, R[k].label)) continue;
             R[j].done = 1;
-            if (shown < 6) add(b, " %s", R[j].inst);
-            else if (shown == 6) add(b, " ...");
+            if (shown < 6) bench_text_add(b, " %s", R[j].inst);
+            else if (shown == 6) bench_text_add(b, " ...");
             shown++;
         }
-        add(b, ")");
+        bench_text_add(b, ")");
         *(peer ? npeer : nother) += miss;
     }
 }
@@ -340,7 +309,7 @@ static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
         }
     }
     /* the baseline's runs with no run here, and the runs here with no baseline */
-    text peers = {0}, other = {0}, fresh = {0};
+    bench_text peers = {0}, other = {0}, fresh = {0};
     int npeer = 0, nother = 0, nfresh = 0;
     unmatched(R, nr, &peers, &other, &npeer, &nother);
     for (int k = 0; k < L->n; k++) {
@@ -352,7 +321,7 @@ static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
         nfresh++;
         for (int j = 0; !seen && j < k; j++)
             seen = !strcmp(L->f[j].name, "status") && !strcmp(L->f[j].solver, L->f[k].solver);
-        if (!seen) add(&fresh, "%s%s", fresh.n ? ", " : "", L->f[k].solver);
+        if (!seen) bench_text_add(&fresh, "%s%s", fresh.n ? ", " : "", L->f[k].solver);
         if (*nrun > 0)
             fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
                             "--update records it)\n", L->f[k].inst, L->f[k].solver);

@@ -128,6 +128,17 @@ void bench_flush_stdout(void);
  * the stream's error flag) is an error, one line naming the stream, rc or else 2 */
 int bench_stdout_status(const char *cmd, int rc);
 
+/* ---- growing text (util.c) ---------------------------------------------------------------
+ * A string that grows as it is written (lists for one summary line): s (NUL-terminated, n
+ * bytes), NULL until the first write; failed when an allocation or a format failed (what
+ * was written stays).  Freed with lcp_free(b.s). */
+typedef struct bench_text {
+    char *s;
+    size_t n, cap;
+    int failed;
+} bench_text;
+void bench_text_add(bench_text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- clock and provenance -------------------------------------------------------------- */
 double bench_now(void); /* monotonic seconds (CLOCK_MONOTONIC) */
 /* "# key: value" lines: tool version, git revision, compiler and flags, CPU, library

@@ -919,3 +919,28 @@ void bench_safe_name(const char *s, char *out, size_t len)
     }
     if (len) out[k < len ? k : len - 1] = 0;
 }
+
+/* ---- growing text ------------------------------------------------------------------------ */
+
+void bench_text_add(bench_text *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (int pass = 0; pass < 2 && !b->failed; pass++) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) b->failed = 1;
+        else if (b->s && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        } else {
+            size_t cap = 2 * (b->cap + (size_t)k + 256);
+            char *s = lcp_realloc(b->s, cap, 1);
+            if (!s) b->failed = 1;
+            else {
+                b->s = s;
+                b->cap = cap;
+            }
+        }
+    }
+}

@@ -100,37 +100,6 @@ static double loadavg(void)
     return l;
 }
 
-/* growing text buffer */
-typedef struct text {
-    char *s;
-    size_t n, cap;
-    int failed;
-} text;
-
-static void add(text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(text *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (int pass = 0; pass < 2 && !b->failed; pass++) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) b->failed = 1;
-        else if (b->s && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        } else {
-            size_t cap = 2 * (b->cap + (size_t)k + 256);
-            char *s = lcp_realloc(b->s, cap, 1);
-            if (!s) b->failed = 1;
-            else {
-                b->s = s;
-                b->cap = cap;
-            }
-        }
-    }
-}
-
 /* ---- the instances ---------------------------------------------------------------------- */
 
 static int add_inst(const char *cmd, peers *Q, int *cap, const char *path)
@@ -199,11 +168,11 @@ static int collect(const bench_table_ctx *t, peers *Q)
 }
 
 /* read each instance, decide every pair (run, refused, skipped) and write the suite */
-static int plan(const bench_table_ctx *t, peers *Q, text *suite)
+static int plan(const bench_table_ctx *t, peers *Q, bench_text *suite)
 {
     char msg[8400];
     /* --timeout on every run (0: none); each run's row carries it (runs.csv `timeout') */
-    add(suite, "suite peers\nset tol=%g maxit=%ld reps=%d warm=0 timeout=%.17g\n", TOL,
+    bench_text_add(suite, "suite peers\nset tol=%g maxit=%ld reps=%d warm=0 timeout=%.17g\n", TOL,
         t->maxit ? t->maxit : (long)MAXIT, reps(t), t->timeout);
     for (int p = 0; p < Q->np; p++) {
         inst *I = &Q->I[p];
@@ -222,7 +191,7 @@ static int plan(const bench_table_ctx *t, peers *Q, text *suite)
             else if ((P.lo[i] != 0.0 || P.hi[i] != INFINITY) && strcmp(I->kind, "friction"))
                 I->kind = "box";
         }
-        add(suite, "grid\ninstance %s name=%s ref=ldlt-ref\n", I->path, I->name);
+        bench_text_add(suite, "grid\ninstance %s name=%s ref=ldlt-ref\n", I->path, I->name);
         for (int s = 0; s < Q->ns; s++) {
             const lcp_solver *S = Q->S[s];
             cell *c = at(Q, p, s);
@@ -239,7 +208,7 @@ static int plan(const bench_table_ctx *t, peers *Q, text *suite)
                 /* a dense solver's solve on more than DENSE_ONE rows takes a second or more
                  * here: one timing run */
                 int one = (S->needs & LCP_DENSE) && P.m > DENSE_ONE && reps(t) > 1;
-                add(suite, "solver %s%s%s\n", S->name,
+                bench_text_add(suite, "solver %s%s%s\n", S->name,
                     strcmp(S->name, "jacobi") ? "" : " omega=auto label=jacobi",
                     one ? " reps=1" : "");
             }
@@ -580,20 +549,20 @@ static void md_wins(FILE *f, const peers *Q)
     for (int s = 0; s < Q->ns; s++) {
         if (!is_peer(Q->S[s])) continue;
         int nwin = 0, nlose = 0, nfail = 0, nref = 0;
-        text w = {0}, l = {0}, x = {0}, r = {0};
+        bench_text w = {0}, l = {0}, x = {0}, r = {0};
         for (int p = 0; p < Q->np; p++) {
             const cell *c = at(Q, p, s);
             int o = fastest_ours(Q, p);
             if (c->solved && o >= 0 && isfinite(c->t)) {
                 double q = c->t / fmax(at(Q, p, o)->t, 1e-9);
-                text *b = q < 1 ? &w : &l;
-                add(b, "%s%s %.2gx %s", (q < 1 ? nwin : nlose) ? ", " : "", Q->I[p].name, q,
+                bench_text *b = q < 1 ? &w : &l;
+                bench_text_add(b, "%s%s %.2gx %s", (q < 1 ? nwin : nlose) ? ", " : "", Q->I[p].name, q,
                     Q->S[o]->name);
                 if (q < 1) nwin++;
                 else nlose++;
             }
-            if (c->row < 0 || !c->accepted) add(&r, "%s%s", nref++ ? ", " : "", Q->I[p].name);
-            else if (c->why[0]) add(&x, "%s%s (%s)", nfail++ ? "; " : "", Q->I[p].name, c->why);
+            if (c->row < 0 || !c->accepted) bench_text_add(&r, "%s%s", nref++ ? ", " : "", Q->I[p].name);
+            else if (c->why[0]) bench_text_add(&x, "%s%s (%s)", nfail++ ? "; " : "", Q->I[p].name, c->why);
         }
         fprintf(f, "- `%s`: wins on %d (%s); loses on time on %d (%s); fails on %d (%s); "
                    "refused or skipped on %d (%s).\n", Q->S[s]->name, nwin,
@@ -694,7 +663,7 @@ static int write_md(const bench_table_ctx *t, const peers *Q, const bench_claim 
 int bench_table_peers(const bench_table_ctx *t)
 {
     peers Q = {0};
-    text suite = {0};
+    bench_text suite = {0};
     bench_csv T = {0};
     bench_suite S = {0};
     int rc = 0, parsed = 0, nsolver;
