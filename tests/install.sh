@@ -49,6 +49,10 @@ ok "a program builds against the shared library with pkg-config" \
 run env LD_LIBRARY_PATH="$lib" "$T/shared"
 ok "  ... and solves with it" rc_is 0
 ok "  ... and loads no peer library" no_peer "$T/shared"
+ok "a program builds with pkg-config --static --libs lcp (every private flag of the archive)" \
+  build "$SRC" $(pkg-config --cflags lcp) -o "$T/pstatic" $(pkg-config --static --libs lcp)
+run env LD_LIBRARY_PATH="$lib" "$T/pstatic"
+ok "  ... solves with it and loads no peer library" eval 'rc_is 0 && no_peer "$T/pstatic"'
 ok "a program builds against the static archive with pkg-config lcp-static" \
   build "$SRC" $(pkg-config --cflags lcp-static) -o "$T/static" $(pkg-config --libs lcp-static)
 run "$T/static"
