@@ -1,5 +1,5 @@
 /* decimal.c: a decimal token to the correctly rounded double with integer arithmetic only
- * (lcp_fast_decimal), the number reader of the Matrix Market files (io.c).
+ * (lcp_fast_decimal), the number reader of the Matrix Market files (mtx.c).
  *
  *   [+-]digits[.digits][(e|E)[+-]digits]  =  w 10^e,  w < 10^19 an integer
  *   v = round-to-nearest-even(w 10^e)
@@ -19,10 +19,10 @@
  * (__SIZEOF_INT128__ with GCC or Clang) every token goes to strtod.
  *
  * COST.  O(token length): the digits a byte or eight at a time, then one 128-bit product
- * or division and a rounding step, for each value the reader parses (io.c, COST).
+ * or division and a rounding step, for each value the reader parses (mtx.c, COST).
  *
  * NEEDS.  Nothing but the token's bytes: the C locale's format ('.' as the decimal point)
- * whatever LC_NUMERIC says; strtod, the fallback, follows LC_NUMERIC (io.c, LIMITS).
+ * whatever LC_NUMERIC says; strtod, the fallback, follows LC_NUMERIC (mtx.c, LIMITS).
  */
 #include "io_internal.h"
 
