@@ -71,8 +71,8 @@
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
-/* the parts of an instance, in reading and writing order */
-enum { W_A, W_Q, W_LO, W_HI, W_FINDEX, W_J, W_MINV, W_E, W_Z0, W_ZREF, W_META, W_N };
+/* the files of an instance, in reading and writing order */
+enum { F_A, F_Q, F_LO, F_HI, F_FINDEX, F_J, F_MINV, F_E, F_Z0, F_ZREF, F_META, F_N };
 
 enum { P_MATRIX, P_VECTOR, P_INDEX, P_TEXT };    /* lcp_csr, double *, int *, char * */
 enum { N_OPTIONAL, N_REQUIRED, N_WITH_PAIR };   /* N_WITH_PAIR: read when its pair is */
@@ -101,31 +101,31 @@ typedef struct part {
 
 static part_check check_findex;
 
-static const part parts[W_N] = {
-    [W_A] = {.name = "A.mtx", .kind = P_MATRIX, .need = N_REQUIRED, .skip = LCP_READ_SKIP_A,
+static const part parts[F_N] = {
+    [F_A] = {.name = "A.mtx", .kind = P_MATRIX, .need = N_REQUIRED, .skip = LCP_READ_SKIP_A,
              .off = offsetof(lcp_problem, A), .rows = D_M, .cols = D_M,
              .spec = {.coord = 1, .dense_ok = 1, .symm_ok = 1, .general_ok = 1}},
-    [W_Q] = {.name = "q.mtx", .kind = P_VECTOR, .need = N_REQUIRED,
+    [F_Q] = {.name = "q.mtx", .kind = P_VECTOR, .need = N_REQUIRED,
              .off = offsetof(lcp_problem, q), .rows = D_M, .values = LCP_MTX_FINITE},
-    [W_LO] = {.name = "lo.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, lo),
+    [F_LO] = {.name = "lo.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, lo),
               .rows = D_M, .values = LCP_MTX_LO, .fill = 1, .def = 0.0},
-    [W_HI] = {.name = "hi.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, hi),
+    [F_HI] = {.name = "hi.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, hi),
               .rows = D_M, .values = LCP_MTX_HI, .fill = 1, .def = INFINITY},
-    [W_FINDEX] = {.name = "findex.mtx", .kind = P_INDEX, .off = offsetof(lcp_problem, findex),
+    [F_FINDEX] = {.name = "findex.mtx", .kind = P_INDEX, .off = offsetof(lcp_problem, findex),
                   .rows = D_M, .check = check_findex},
-    [W_J] = {.name = "J.mtx", .kind = P_MATRIX, .pair = W_MINV, .skip = LCP_READ_SKIP_FACTORS,
+    [F_J] = {.name = "J.mtx", .kind = P_MATRIX, .pair = F_MINV, .skip = LCP_READ_SKIP_FACTORS,
              .off = offsetof(lcp_problem, J), .rows = D_M, .cols = D_N,
              .spec = {.coord = 1, .general_ok = 1}},
-    [W_MINV] = {.name = "Minv.mtx", .kind = P_MATRIX, .need = N_WITH_PAIR, .pair = W_J,
+    [F_MINV] = {.name = "Minv.mtx", .kind = P_MATRIX, .need = N_WITH_PAIR, .pair = F_J,
                 .skip = LCP_READ_SKIP_FACTORS, .off = offsetof(lcp_problem, Minv), .rows = D_N,
                 .cols = D_N, .spec = {.coord = 1, .symm_ok = 1, .general_ok = 1}},
-    [W_E] = {.name = "E.mtx", .kind = P_VECTOR, .skip = LCP_READ_SKIP_FACTORS,
+    [F_E] = {.name = "E.mtx", .kind = P_VECTOR, .skip = LCP_READ_SKIP_FACTORS,
              .off = offsetof(lcp_problem, E), .rows = D_M, .values = LCP_MTX_FINITE},
-    [W_Z0] = {.name = "z0.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, z0),
+    [F_Z0] = {.name = "z0.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, z0),
               .rows = D_M, .values = LCP_MTX_FINITE},
-    [W_ZREF] = {.name = "zref.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, zref),
+    [F_ZREF] = {.name = "zref.mtx", .kind = P_VECTOR, .off = offsetof(lcp_problem, zref),
                 .rows = D_M, .values = LCP_MTX_FINITE},
-    [W_META] = {.name = "meta.txt", .kind = P_TEXT, .off = offsetof(lcp_problem, meta)},
+    [F_META] = {.name = "meta.txt", .kind = P_TEXT, .off = offsetof(lcp_problem, meta)},
 };
 
 /* where part e goes in P */
@@ -224,7 +224,7 @@ typedef struct reader {
     int have_m, have_n;          /* P->m, P->n fixed */
     const char *mfile, *nfile;   /* the files that fixed them, named in size messages */
     lcp_dim_cap cap_m, cap_n;    /* the columns a matrix of m or n columns may declare */
-    int present[W_N];
+    int present[F_N];
 } reader;
 
 /* The folder examined before any file is read: it is a folder; m is bounded by q.mtx, which
@@ -239,13 +239,13 @@ static lcp_status reader_open(reader *c, const char *dir, const lcp_read_options
     int hj, hm;
     memset(c, 0, sizeof *c);
     c->dir = dir;
-    c->cap_m = (lcp_dim_cap){-1, parts[W_Q].name, 0, "values"};
-    c->cap_n = (lcp_dim_cap){-1, parts[W_MINV].name, 0, "diagonal entries"};
+    c->cap_m = (lcp_dim_cap){-1, parts[F_Q].name, 0, "values"};
+    c->cap_n = (lcp_dim_cap){-1, parts[F_MINV].name, 0, "diagonal entries"};
     if (stat(dir, &sb) != 0)
         return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot open folder: %s", dir,
                         strerror(errno));
     if (!S_ISDIR(sb.st_mode)) return lcp_fail(msg, msglen, LCP_ERR_IO, "%s: not a folder", dir);
-    lcp_status st = join(path, dir, parts[W_Q].name, msg, msglen);
+    lcp_status st = join(path, dir, parts[F_Q].name, msg, msglen);
     if (st == LCP_OK) st = file_bytes(path, &c->cap_m.bytes, msg, msglen);
     if (st != LCP_OK) return st;
     c->cap_m.max = (long)((c->cap_m.bytes + 1) / 2);
@@ -253,7 +253,7 @@ static lcp_status reader_open(reader *c, const char *dir, const lcp_read_options
         return lcp_fail(msg, msglen, LCP_ERR_ARG, "%s: cannot skip both A and its factors", dir);
     c->skip = skip & LCP_READ_SKIP_FACTORS;
     if ((skip & LCP_READ_SKIP_A) && ro->factor_tol >= 0) {  /* only with factors to solve */
-        st = probe_pair(dir, &parts[W_J], &parts[W_MINV], path, pm, &hj, &hm, msg, msglen);
+        st = probe_pair(dir, &parts[F_J], &parts[F_MINV], path, pm, &hj, &hm, msg, msglen);
         if (st == LCP_OK && hj && hm) c->skip |= LCP_READ_SKIP_A;
     }
     return st;
@@ -390,7 +390,7 @@ lcp_status lcp_read_instance_opt(const char *dir, const lcp_read_options *ro, lc
     if (!P || !dir) return lcp_fail(msg, msglen, LCP_ERR_ARG, "no folder or problem given");
     lcp_problem_init(P);
     lcp_status st = reader_open(&c, dir, ro, msg, msglen);
-    for (int k = 0; k < W_N && st == LCP_OK; k++) st = read_one(&c, k, P, msg, msglen);
+    for (int k = 0; k < F_N && st == LCP_OK; k++) st = read_one(&c, k, P, msg, msglen);
     if (st == LCP_OK) {
         st = lcp_problem_check_tol(P, ro ? ro->factor_tol : 1e-12, sub, sizeof sub);
         if (st != LCP_OK) {                                        /* cross-file */
@@ -461,7 +461,7 @@ static int writable(const lcp_problem *P)
  * change the file's symmetry word); LCP_ERR_NOMEM (no message) or LCP_OK. */
 static lcp_status plan_parts(const lcp_problem *P, int *want, part_out *out)
 {
-    for (int k = 0; k < W_N; k++) {
+    for (int k = 0; k < F_N; k++) {
         const part *e = &parts[k];
         want[k] = part_wanted(P, e);
         out[k] = (part_out){P, e, 0};
@@ -476,7 +476,7 @@ static lcp_status plan_parts(const lcp_problem *P, int *want, part_out *out)
 static lcp_status write_temps(char (*final)[LCP_PATH_LEN], char (*tmp)[LCP_PATH_LEN],
                               const int *want, const part_out *out, char *msg, size_t msglen)
 {
-    for (int k = 0; k < W_N; k++) {
+    for (int k = 0; k < F_N; k++) {
         if (!want[k]) continue;
         lcp_status st = lcp_write_temp(final[k], tmp[k], write_part, &out[k], msg, msglen);
         if (st != LCP_OK) return st;
@@ -489,17 +489,17 @@ static lcp_status write_temps(char (*final)[LCP_PATH_LEN], char (*tmp)[LCP_PATH_
 lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, size_t msglen)
 {
     lcp_status st = LCP_OK;
-    char final[W_N][LCP_PATH_LEN], tmp[W_N][LCP_PATH_LEN];
-    int want[W_N], created = 0, renamed = 0;
-    part_out out[W_N];
+    char final[F_N][LCP_PATH_LEN], tmp[F_N][LCP_PATH_LEN];
+    int want[F_N], created = 0, renamed = 0;
+    part_out out[F_N];
     if (msg && msglen) msg[0] = '\0';
-    for (int k = 0; k < W_N; k++) tmp[k][0] = '\0';
+    for (int k = 0; k < F_N; k++) tmp[k][0] = '\0';
     if (!dir || !P || !writable(P)) {
         st = lcp_fail(msg, msglen, LCP_ERR_ARG, "%s: incomplete or inconsistent problem",
                       dir ? dir : "(no folder)");
         goto done;
     }
-    for (int k = 0; k < W_N; k++)
+    for (int k = 0; k < F_N; k++)
         if ((st = join(final[k], dir, parts[k].name, msg, msglen)) != LCP_OK) goto done;
     if (plan_parts(P, want, out) != LCP_OK) {
         st = lcp_fail(msg, msglen, LCP_ERR_NOMEM, "%s: out of memory", dir);
@@ -514,7 +514,7 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
         created = 1;
     }
     if ((st = write_temps(final, tmp, want, out, msg, msglen)) != LCP_OK) goto done;
-    for (int k = 0; k < W_N; k++) {                                /* all complete: rename */
+    for (int k = 0; k < F_N; k++) {                                /* all complete: rename */
         if (!want[k]) continue;
         if (rename(tmp[k], final[k]) != 0) {
             st = lcp_fail(msg, msglen, LCP_ERR_IO, "%s: cannot rename %s: %s", final[k],
@@ -524,10 +524,10 @@ lcp_status lcp_write_instance(const char *dir, const lcp_problem *P, char *msg, 
         tmp[k][0] = '\0';
         renamed++;
     }
-    for (int k = 0; k < W_N; k++)                                  /* stale optional files */
+    for (int k = 0; k < F_N; k++)                                  /* stale optional files */
         if (!want[k] && !lcp_is_dir(final[k])) remove(final[k]);
 done:
-    for (int k = 0; k < W_N; k++)
+    for (int k = 0; k < F_N; k++)
         if (tmp[k][0]) remove(tmp[k]);
     if (st != LCP_OK && created && !renamed) rmdir(dir);
     return st;
