@@ -1,4 +1,5 @@
-/* test_io.c: the instance-folder reader and writer (lcp/io.c) and lcp_problem_check.
+/* test_io.c: the instance-folder reader and writer (lcp/instance.c, lcp/mtx.c,
+ * lcp/decimal.c) and lcp_problem_check.
  *
  * Every folder is built at test time under a mkdtemp() directory: a small hand-written
  * instance with every file present (A = J Minv J^T + diag(E) exactly in binary), and one
