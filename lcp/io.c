@@ -68,7 +68,7 @@
  * rounded, so the result is strtod's bit for bit (tested on 200000 tokens).  Memory: the
  * file text plus 16 bytes per stored entry and the CSR.  lcp_problem_check adds the rows
  * of J Minv J^T (see problem.c).  10^5 rows, 3.3e6 stored entries (145 MB of text): about
- * 0.7 s of CPU, 0.15 s of it the check (tests/bench_io.c).  Writing is one fprintf per value
+ * 0.7 s of CPU, 0.15 s of it the check (tests/bench/bench_io.c).  Writing is one fprintf per value
  * (about 0.5 us per entry).
  *
  * LIMITS.  Indices and entry counts are int (2^31 - 1, counting both triangles of a

@@ -47,7 +47,7 @@
  * where it is used: once when the prediction first comes within a decade of tol, which
  * leaves the band below to a c at most a decade old.  (A re-calibration every two decades
  * on the way down, as before, took 3489 exact residuals over the 892 runs of
- * tests/test_fused.c on the canonical instances and the sliding box where this takes 3118
+ * tests/library/test_fused.c on the canonical instances and the sliding box where this takes 3118
  * (3289 with the ageing rule below), and 3.3 in a solve of fewer than 30 sweeps beyond the
  * start's and the stopping one where this takes 2.5; neither stopped late there nor on 26
  * other captures, cold and warm-started: results/performance.md.)
@@ -72,7 +72,7 @@
  * LCP_OK still means lcp_residual(z) <= tol, the same test on the same iterate as the
  * unfused loop, and the stop can only come later than the unfused loop's, when the
  * calibrated prediction overestimates the residual by more than S at the first sweep whose
- * residual is below tol (tests/test_fused.c: no such case on the canonical instances and
+ * residual is below tol (tests/library/test_fused.c: no such case on the canonical instances and
  * the sliding box, cold and warm-started).
  * Cost per sweep beyond the sweep: O(m) (the finite test), plus O(nnz(A)) per exact
  * residual (the start's is O(m) at z = 0, where lcp_residual needs no product; without A,
