@@ -4,8 +4,10 @@
  * distinct names; every record has as many fields as the header; no comment lines (a
  * first field that starts with `#').  Prints one TAP line per file ("ok N - FILE is plain
  * RFC 4180 CSV", or "not ok" with the first defect and its line) and the plan; exit 1 when
- * a file failed.  It reads the files byte by byte and needs nothing but libc.
+ * a file failed.  It reads the files byte by byte and needs nothing but libc (and tap.h).
  */
+#include "tap.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,16 +124,11 @@ static int check(const char *path, parser *p)
 
 int main(int argc, char **argv)
 {
-    int bad = 0;
     for (int k = 1; k < argc; k++) {
         parser p;
         memset(&p, 0, sizeof p);
-        if (check(argv[k], &p) == 0) printf("ok %d - %s is plain RFC 4180 CSV\n", k, argv[k]);
-        else {
-            printf("not ok %d - %s is plain RFC 4180 CSV: %s\n", k, argv[k], p.why);
-            bad = 1;
-        }
+        int good = check(argv[k], &p) == 0;
+        ok(good, "%s is plain RFC 4180 CSV%s%s", argv[k], good ? "" : ": ", good ? "" : p.why);
     }
-    printf("1..%d\n", argc - 1);
-    return bad;
+    return tap_done();
 }

@@ -4,18 +4,11 @@
  * printed in the two lists, and the detection of coincident series in figures.
  * Argument: a scratch folder. */
 #include "grid.h"
+#include "tap.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int n_ok, n_fail;
-
-static void ok(int cond, const char *name)
-{
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n_ok + n_fail, name);
-    if (!cond) n_fail++, n_ok--;
-}
 
 static int write_file(const char *path, const char *text)
 {
@@ -93,9 +86,8 @@ static void csv(const char *dir)
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         write_file(path, bad[k][0]);
         rd = bench_csv_read(path, &T, msg, sizeof msg);
-        char name[200];
-        snprintf(name, sizeof name, "csv: refused, naming the file: %s", bad[k][1]);
-        ok(rd != 0 && strstr(msg, bad[k][1]) && strstr(msg, path), name);
+        ok(rd != 0 && strstr(msg, bad[k][1]) && strstr(msg, path),
+           "csv: refused, naming the file: %s", bad[k][1]);
         if (rd == 0 || !strstr(msg, bad[k][1])) printf("# got: %s\n", rd == 0 ? "read" : msg);
         if (rd == 0) bench_csv_free(&T);
     }
@@ -188,8 +180,8 @@ static void groups(void)
     int g[4];
     bench_fig_groups(&F, g);
     ok(g[0] == 0 && g[2] == 0, "figures: identical series are drawn once (amgs-D with pgs)");
-    ok(g[1] == 1, "figures: a series 1% away is drawn on its own");
-    ok(g[3] == 0, "figures: a series within 0.1% at every point is named with the first");
+    ok(g[1] == 1, "figures: a series 1%% away is drawn on its own");
+    ok(g[3] == 0, "figures: a series within 0.1%% at every point is named with the first");
 }
 
 int main(int argc, char **argv)
@@ -205,6 +197,5 @@ int main(int argc, char **argv)
     csv(sub);
     claims(sub);
     groups();
-    printf("1..%d\n", n_ok + n_fail);
-    return n_fail != 0;
+    return tap_done();
 }

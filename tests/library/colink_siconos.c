@@ -4,6 +4,7 @@
  * own code.  The same 2-row LCP (A = [2 1; 1 2], q = [-5; -6], z = [4/3; 7/3]) is solved by
  * Siconos's lcp_pgs and by liblcp's `pgs'; both must give the known answer. */
 #include "lcp.h"
+#include "tap.h"
 
 #include <LCP_Solvers.h>
 #include <LinearComplementarityProblem.h>
@@ -33,9 +34,8 @@ int main(void)
     so->dparam[SICONOS_DPARAM_TOL] = 1e-14;
     int sinfo = -1;
     lcp_pgs(&lcp, zs, ws, &sinfo, so);
-    int ok1 = sinfo == 0 && near(zs);
-    printf("%s 1 - Siconos lcp_pgs runs its own solver (info %d, z = %.12g %.12g)\n",
-           ok1 ? "ok" : "not ok", sinfo, zs[0], zs[1]);
+    ok(sinfo == 0 && near(zs), "Siconos lcp_pgs runs its own solver (info %d, z = %.12g %.12g)",
+       sinfo, zs[0], zs[1]);
     solver_options_delete(so); /* its contents; the struct itself is ours to free */
     free(so);
     NM_free(lcp.M); /* frees the matrix and the data it took over */
@@ -58,10 +58,7 @@ int main(void)
         if (lcp_problem_check(&P, msg, sizeof msg) == LCP_OK)
             st = lcp_solve(lcp_solver_find("pgs"), &P, &o, z, &info);
     }
-    int ok2 = st == LCP_OK && near(z);
-    printf("%s 2 - liblcp pgs in the same program (%s)\n", ok2 ? "ok" : "not ok",
-           lcp_status_str(st));
+    ok(st == LCP_OK && near(z), "liblcp pgs in the same program (%s)", lcp_status_str(st));
     lcp_problem_free(&P);
-    printf("1..2\n");
-    return !(ok1 && ok2);
+    return tap_done();
 }

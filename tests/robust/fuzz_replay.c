@@ -6,6 +6,8 @@
  * run in a child process, so an abort is one failed TAP line naming the file.
  * Usage: fuzz_replay FILE...
  */
+#include "tap.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,14 +42,11 @@ static int replay(const char *file)
 
 int main(int argc, char **argv)
 {
-    int fails = 0;
     LLVMFuzzerInitialize(&argc, &argv);   /* as libFuzzer does before the first input */
-    printf("1..%d\n", argc - 1);
     for (int a = 1; a < argc; a++) {
         int r = replay(argv[a]);
-        if (r) fails++;
-        printf("%s %d - %s%s\n", r ? "not ok" : "ok", a, argv[a],
-               r == 3 ? ": cannot read it (or over 64 KiB)" : r ? ": the target aborted" : "");
+        ok(r == 0, "%s%s", argv[a],
+           r == 3 ? ": cannot read it (or over 64 KiB)" : r ? ": the target aborted" : "");
     }
-    return fails > 0;
+    return tap_done();
 }
