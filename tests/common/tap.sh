@@ -4,6 +4,9 @@
 #   rc_is CODE             the last run's exit code
 #   one_line_err PATTERN   the last run printed exactly one stderr line, matching PATTERN
 #   tap_done               the plan line; exit status 1 when a check failed
+#   $COMMON                this folder (absolute): "$PY" "$COMMON/checks.py" FUNCTION ARG...
+#                          runs the shared Python checks (checks.py)
+COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0

@@ -38,11 +38,8 @@ if [ -n "$PY" ]; then
 import pandas as pd, sys
 d = pd.read_csv('$T/p/table2.csv')
 sys.exit(0 if (d['sweeps_per_step'] == 200).all() and len(d) == 18 and set(d['comparable']) <= {0, 1} else 1)"
-  ok "pandas: every CSV reads without options" "$PY" -c "
-import pandas as pd, glob, sys
-fs = [f for d in ('p', 's', 'f') for f in glob.glob('$T/' + d + '/*.csv') + glob.glob('$T/' + d + '/plots/*.csv')]
-for f in fs: pd.read_csv(f)
-sys.exit(0 if len(fs) >= 8 else 1)"
+  ok "pandas: every CSV reads without options" "$PY" "$COMMON/checks.py" csv_all_read_plain 8 \
+    "$T/p/*.csv" "$T/p/plots/*.csv" "$T/s/*.csv" "$T/s/plots/*.csv" "$T/f/*.csv" "$T/f/plots/*.csv"
 else
   n=$((n + 1)); echo "ok $n - pandas work column # SKIP pandas not importable"
   n=$((n + 1)); echo "ok $n - pandas every CSV # SKIP pandas not importable"

@@ -157,13 +157,7 @@ done
 ok "plain/every-output-checked" bash -c "[ $nf -ge 20 ]"
 if python3 -c 'import pandas' 2>/dev/null; then
   for f in $files; do
-    ok "plain/pandas/${f#$T/}" python3 -c "
-import pandas, csv, sys
-d = pandas.read_csv('$f')
-rows = list(csv.DictReader(open('$f', newline='')))
-ok = len(d) == len(rows) and len(d.columns) > 1 and not d.columns[0].startswith('#')
-ok = ok and all(None not in r and None not in r.values() for r in rows)
-sys.exit(not ok)"
+    ok "plain/pandas/${f#$T/}" python3 "$COMMON/checks.py" csv_readers_agree "$f"
   done
   ok "plain/pandas-reads-the-comma-name" python3 -c "
 import pandas, sys

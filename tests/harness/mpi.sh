@@ -78,11 +78,11 @@ ok "mpi/dead-rank-says-so" bash -c "grep -qi 'exited\|killed\|signal\|abort' '$T
 # cells through the run loop) and reorder's ranges of orderings to the other ranks
 same_table() {   # same_table A B: the same files; runs.csv, histories and the table's CSVs
                  # equal once time columns are dropped; reorder's Markdown equal but its header
-  python3 - "$1" "$2" <<'PY'
+  PYTHONPATH="$COMMON" python3 - "$1" "$2" <<'PY'
 import csv, os, sys
+from checks import TIME_COLUMNS
 a, b = sys.argv[1], sys.argv[2]
-TIME = {"time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s", "solve_time_s",
-        "exponent", "exponent_stderr", "numbers"}
+TIME = set(TIME_COLUMNS) | {"solve_time_s", "exponent", "exponent_stderr", "numbers"}
 def files(d):
     return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs
                   if f != "provenance.json")

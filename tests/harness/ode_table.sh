@@ -22,18 +22,14 @@ ok "ode/exit-0" rc_is 0
 [ "$(cat "$T/rc")" = 0 ] || sed 's/^/# /' "$T/err"
 
 check() {
-  ok "$1" "$PY" -c "
-import csv, sys, os
+  ok "$1" env PYTHONPATH="$COMMON" "$PY" -c "
+import sys, os
+from checks import csv_rows, one_row
 d = sys.argv[1]
-def rows(f):
-    with open(os.path.join(d, f), newline='') as h:
-        return list(csv.DictReader(h))
+def rows(f): return csv_rows(os.path.join(d, f))
 t, sc = rows('ode.csv'), rows('ode-scaling.csv')
 claims = {r['id']: r for r in rows('claims.csv')}
-def one(**kv):
-    m = [r for r in t if all(r[k] == v for k, v in kv.items())]
-    assert len(m) == 1, (kv, len(m))
-    return m[0]
+def one(**kv): return one_row(t, **kv)
 $2
 " "$T/o"
 }
@@ -101,21 +97,8 @@ for r in sim:
 ok "claims/two-lists-in-markdown" bash -c "grep -q '^## Claims of the source' '$T/o/ode.md' && grep -q '^## Findings of this suite' '$T/o/ode.md' && grep -q '^## D3' '$T/o/ode.md'"
 ok "registry/ode-sor-gone" bash -c "! '$LB' table ode-sor --out '$T/x' 2>/dev/null"
 
-"$PY" - "$T/o" >"$T/pd" 2>/dev/null <<'EOF'
-import os, sys
-try:
-    import pandas
-except ImportError:
-    sys.exit(3)
-d = sys.argv[1]
-for f in ('ode.csv', 'ode-scaling.csv', 'ode-sim.csv', 'claims.csv', 'runs.csv'):
-    try:
-        t = pandas.read_csv(os.path.join(d, f))
-        good = len(t) >= 1 and len(t.columns) >= 2
-    except Exception:
-        good = False
-    print('1' if good else '0', f)
-EOF
+"$PY" "$COMMON/checks.py" csv_verdicts "$T/o" 2 1 ode.csv ode-scaling.csv ode-sim.csv claims.csv \
+  runs.csv >"$T/pd" 2>/dev/null
 case $? in
   3) ok "csv/pandas # SKIP $PY has no pandas" true ;;
   *) while read -r g f; do ok "csv/pandas $f" [ "$g" = 1 ]; done <"$T/pd" ;;

@@ -56,12 +56,7 @@ if ! [ -x "$PY" ] || ! "$PY" -c 'import pandas' 2>/dev/null; then
   ok "peers-table/pandas # SKIP /usr/bin/python3 with pandas not found" true
 else
   for f in peers.csv failures.csv claims.csv plots/perf-time.csv plots/data-1e-06.csv; do
-    ok "peers-table/pandas $f" "$PY" -c "
-import sys, pandas
-d = pandas.read_csv(sys.argv[1])
-assert len(d.columns) >= 3 and not any(str(c).startswith('#') for c in d.columns), d.columns
-assert len(d) > 0
-" "$D/$f"
+    ok "peers-table/pandas $f" "$PY" "$COMMON/checks.py" csv_reads_plain "$D/$f" 3 1
   done
   ok "peers-table/pandas-columns" "$PY" -c "
 import sys, pandas

@@ -34,15 +34,7 @@ for f in $(cd "$T/ro" && find . -name '*.csv' | sort); do
   elif [ -n "$todo" ] && head -c1 "$T/ro/$f" | grep -q '#'; then
     n=$((n + 1)); echo "not ok $n - $name$todo"   # an expected failure, named
   else
-    ok "$name" "$PY" -c "
-import csv, sys, pandas
-d = pandas.read_csv(sys.argv[1])
-with open(sys.argv[1], newline='') as f:
-    rows = list(csv.DictReader(f))
-assert len(d.columns) >= 2 and not any(str(c).startswith('#') for c in d.columns), d.columns
-assert list(rows[0].keys()) == list(d.columns), (list(rows[0].keys()), list(d.columns))
-assert len(rows) == len(d), (len(rows), len(d))
-" "$T/ro/$f"
+    ok "$name" "$PY" "$COMMON/checks.py" csv_readers_agree "$T/ro/$f" 1
   fi
 done
 ok "table/hist-counts-all-orderings" bash -c "awk -F, 'NR>1 { s += \$2 } END { exit s != 720 }' '$T/ro/reorder-capsule-hist.csv'"

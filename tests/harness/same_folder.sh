@@ -1,17 +1,8 @@
-# same_folder.sh: sourced by the tests that compare run folders (shards, mpi).
+# same_folder.sh: sourced by the tests that compare run folders (shards, mpi), after tap.sh.
 #   grid_suite MK DIR   the grid both run (at the end)
 #   strip FILE          runs.csv or a history without its time columns, as one canonical text
 #   same_folder A B     every file but provenance.json equal, time columns stripped from CSV
-strip() {
-  python3 - "$1" <<'PY'
-import csv, sys
-TIME = {"time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s"}
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-keep = [i for i, h in enumerate(rows[0]) if h not in TIME]
-for r in rows:
-    print(",".join(r[i] for i in keep))
-PY
-}
+strip() { python3 "$COMMON/checks.py" strip_time_columns "$1"; }
 same_folder() {
   local a=$1 b=$2
   [ -s "$a/runs.csv" ] && [ -s "$b/runs.csv" ] || return 1

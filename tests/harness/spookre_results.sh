@@ -12,18 +12,15 @@ if ! $PY -c 'import pandas' 2>/dev/null; then
   echo "1..0 # SKIP /usr/bin/python3 has no pandas"
   exit 0
 fi
+PYTHONPATH=$(cd "$(dirname "$0")/../common" && pwd)
+export PYTHONPATH
 exec $PY - "$R" <<'PYEOF'
 import math, sys
 import pandas as pd
+from checks import Tap
 R = sys.argv[1]
-n = 0
-fail = 0
-def ok(c, name):
-    global n, fail
-    n += 1
-    print(("ok" if c else "not ok") + " %d - %s" % (n, name))
-    if not c:
-        fail += 1
+tap = Tap()
+ok = tap.ok
 c = pd.read_csv(R + "/spook-pgs/claims.csv")
 ids = list(c["id"])
 ok(ids == ["spook-10pct", "spook-stall", "spook-linear", "spook-gain-arith",
@@ -62,6 +59,5 @@ ok(len(u) == 21 and set(u["ordering"]) == {"natural", "reverse", "random", "erro
 st = u[u["scene"] == "stack"].set_index("ordering")
 ok(st.loc["height", "stack_sink_m"] == st.loc["natural", "stack_sink_m"],
    "reorder-sim/summary: on the column bottom-up = natural (contacts listed bottom-up)")
-print("1..%d" % n)
-sys.exit(1 if fail else 0)
+sys.exit(tap.done())
 PYEOF

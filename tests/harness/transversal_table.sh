@@ -22,20 +22,16 @@ ok "transversal/exit-0" rc_is 0
 # a helper near(a, b, rel); the python code asserts
 check() {
   local name=$1
-  ok "$name" "$PY" -c "
-import csv, sys, os
+  ok "$name" env PYTHONPATH="$COMMON" "$PY" -c "
+import sys, os
+from checks import csv_rows, one_row
 d = sys.argv[1]
-def rows(f):
-    with open(os.path.join(d, f), newline='') as h:
-        return list(csv.DictReader(h))
+def rows(f): return csv_rows(os.path.join(d, f))
 t1, t2, t3, t4, t6 = (rows(f) for f in ('t1-onset.csv', 't2-steppers.csv', 't3-beta.csv',
                                           't4-pgs.csv', 't6-energy.csv'))
 claims = {r['id']: r for r in rows('claims.csv')}
 def near(a, b, rel): return abs(float(a) / float(b) - 1) <= rel
-def one(rs, **kv):
-    m = [r for r in rs if all(r[k] == v for k, v in kv.items())]
-    assert len(m) == 1, (kv, len(m))
-    return m[0]
+one = one_row
 $2
 " "$T/tv"
 }
@@ -107,25 +103,7 @@ ok "t4/onset-instance-captured" bash -c "ls '$T/tv'/instances/towed-0.95hc-cold-
 ok "claims/two-lists-in-markdown" bash -c "grep -q '^## Claims of the source' '$T/tv/transversal.md' && grep -q '^## Findings of this suite' '$T/tv/transversal.md' && grep -q 'FB3-diag' '$T/tv/transversal.md'"
 
 # every CSV read by pandas without options, in one python (pandas is slow to import)
-"$PY" - "$T/tv" >"$T/pd" 2>/dev/null <<'EOF'
-import os, sys
-try:
-    import pandas
-except ImportError:
-    sys.exit(3)
-d = sys.argv[1]
-for root, dirs, files in os.walk(d):
-    dirs.sort()
-    for f in sorted(files):
-        if f.endswith('.csv'):
-            p = os.path.join(root, f)
-            try:
-                t = pandas.read_csv(p)
-                good = len(t) >= 1 and len(t.columns) >= 2
-            except Exception:
-                good = False
-            print('1' if good else '0', os.path.relpath(p, d))
-EOF
+"$PY" "$COMMON/checks.py" csv_verdicts "$T/tv" 2 1 >"$T/pd" 2>/dev/null
 case $? in
   3) ok "csv/pandas # SKIP $PY has no pandas" true ;;
   *) ok "csv/pandas-16-files" bash -c "[ \$(wc -l <'$T/pd') = 16 ]"

@@ -28,18 +28,11 @@ except ImportError:
     print("1..0 # SKIP numpy/scipy not installed (apt-get install python3-scipy)")
     sys.exit(0)
 
-n = 0
-fails = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import Tap  # noqa: E402  (TAP lines as the other tests print them)
 
-
-def ok(cond, name, diag=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if diag:
-            print("# " + diag)
+tap = Tap()
+ok = tap.ok
 
 
 def vec(path):
@@ -102,8 +95,7 @@ def main():
             ok(z.size == m and abs(r - theirs) <= 1e-6 * max(r, theirs) + 1e-300,
                "%s: %s's z read back by SciPy, its residual in numpy = lcpbench's" %
                (name, solver), "numpy %.17g, lcpbench %.17g" % (r, theirs))
-    print("1..%d" % n)
-    return 1 if fails else 0
+    return tap.done()
 
 
 if __name__ == "__main__":
