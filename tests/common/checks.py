@@ -28,8 +28,10 @@ As a module (PYTHONPATH=tests/common, or sys.path): the same functions and Tap.
         prints the CSV at PATH without its time columns (TIME_COLUMNS), one line a row,
         fields joined by commas: run folders compared but for their times
 
-As a module only: csv_rows(PATH), the rows as dicts (csv.DictReader); one_row(ROWS, **KV),
-the one row whose columns have the values KV (AssertionError unless exactly one); Tap.
+As a module only: csv_rows(PATH), the rows as dicts (csv.DictReader); table_rows(DIR,
+NAME...), those of each CSV NAME of a table's folder; claims_by_id(DIR), its claims.csv's
+rows by id; one_row(ROWS, **KV), the one row whose columns have the values KV
+(AssertionError unless exactly one); Tap.
 """
 import csv
 import glob
@@ -108,6 +110,14 @@ def strip_time_columns(path):
 def csv_rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def table_rows(d, *names):
+    return [csv_rows(os.path.join(d, n)) for n in names]
+
+
+def claims_by_id(d):
+    return {r["id"]: r for r in csv_rows(os.path.join(d, "claims.csv"))}
 
 
 def one_row(rows, /, **kv):

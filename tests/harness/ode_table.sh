@@ -23,12 +23,12 @@ ok "ode/exit-0" rc_is 0
 
 check() {
   ok "$1" env PYTHONPATH="$COMMON" "$PY" -c "
-import sys, os
-from checks import csv_rows, one_row
+import sys
+from checks import table_rows, claims_by_id, one_row
 d = sys.argv[1]
-def rows(f): return csv_rows(os.path.join(d, f))
-t, sc = rows('ode.csv'), rows('ode-scaling.csv')
-claims = {r['id']: r for r in rows('claims.csv')}
+def rows(f): return table_rows(d, f)[0]
+t, sc = table_rows(d, 'ode.csv', 'ode-scaling.csv')
+claims = claims_by_id(d)
 def one(**kv): return one_row(t, **kv)
 $2
 " "$T/o"

@@ -24,14 +24,12 @@ check() {
   local name=$1
   ok "$name" env PYTHONPATH="$COMMON" "$PY" -c "
 import sys, os
-from checks import csv_rows, one_row
+from checks import table_rows, claims_by_id, one_row as one
 d = sys.argv[1]
-def rows(f): return csv_rows(os.path.join(d, f))
-t1, t2, t3, t4, t6 = (rows(f) for f in ('t1-onset.csv', 't2-steppers.csv', 't3-beta.csv',
-                                          't4-pgs.csv', 't6-energy.csv'))
-claims = {r['id']: r for r in rows('claims.csv')}
+t1, t2, t3, t4, t6 = table_rows(d, 't1-onset.csv', 't2-steppers.csv', 't3-beta.csv',
+                                't4-pgs.csv', 't6-energy.csv')
+claims = claims_by_id(d)
 def near(a, b, rel): return abs(float(a) / float(b) - 1) <= rel
-one = one_row
 $2
 " "$T/tv"
 }
