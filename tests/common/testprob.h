@@ -9,6 +9,8 @@
  * tp_known(): overwrite q so that a chosen z* is the solution: rows at lo get w* > 0, rows at
  *   hi get w* < 0, free rows w* = 0; q = w* - A z*.  Only for problems without findex.
  * tp_dense(): a problem from a dense row-major matrix, no factors.
+ * tp_folder_name(): the last name of a folder path (an instance's name), trailing slashes
+ *   dropped.
  */
 #ifndef LCP_TESTPROB_H
 #define LCP_TESTPROB_H
@@ -16,6 +18,7 @@
 #include "lcp.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +153,16 @@ static inline int tp_dense(lcp_problem *P, int m, const double *A, const double 
     }
     char msg[256];
     return lcp_problem_check(P, msg, sizeof msg) < 0 ? -1 : 0;
+}
+
+/* the last name of PATH, copied into BUF (LEN bytes) with its trailing slashes dropped */
+static inline const char *tp_folder_name(const char *path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", path);
+    size_t n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
+    const char *s = strrchr(buf, '/');
+    return s ? s + 1 : buf;
 }
 
 #endif

@@ -38,15 +38,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *base(const char *path, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", path);
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
-    const char *s = strrchr(buf, '/');
-    return s ? s + 1 : buf;
-}
-
 /* the unit of row i: itself (pgs-color), or its contact's normal row (pgs-color-contact) */
 static int unit(const lcp_problem *P, int contact, int i)
 {
@@ -508,7 +499,7 @@ int main(int argc, char **argv)
             tap_diag("%s", msg);
             continue;
         }
-        check_problem(base(argv[a], nb, sizeof nb), &P);
+        check_problem(tp_folder_name(argv[a], nb, sizeof nb), &P);
         lcp_problem_free(&P);
     }
     struct { const char *name; int d, nb, nc, fr; } gen[] = {

@@ -57,16 +57,6 @@ static int unfused_stop(const ref_rec *rec, double tol, double diverge, lcp_stat
     return rec->last;
 }
 
-/* the last name of a folder path, trailing slashes dropped */
-static const char *base(const char *path, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", path);
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
-    const char *s = strrchr(buf, '/');
-    return s ? s + 1 : buf;
-}
-
 /* the explicit AMGS (dense A, O(m^2) a sweep) in one form and up to 1000 rows */
 static const char *solvers[] = {"pgs",    "pgs-block",       "pgs-color",       "pgs-color-contact",
                                 "jacobi", "amgs-D",          "amgs-I",          "amgs-D-explicit",
@@ -222,7 +212,7 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         lcp_problem P;
         char msg[512], nb[512];
-        const char *name = base(argv[a], nb, sizeof nb);
+        const char *name = tp_folder_name(argv[a], nb, sizeof nb);
         if (lcp_read_instance(argv[a], &P, msg, sizeof msg) != LCP_OK) {
             ok(0, "read %s", argv[a]);
             tap_diag("%s", msg);
