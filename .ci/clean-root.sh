@@ -6,7 +6,7 @@
 # root (chroot), with nothing installed but what the project's own scripts install:
 #   1. `bash bench/main.sh`, the README's first command: installs the core packages, builds,
 #      regenerates AMGS Table 1 and its figures; exit 0 with every file written;
-#   2. the installed library on a machine without the peer libraries: tests/install.sh
+#   2. the installed library on a machine without the peer libraries: tests/library/install.sh
 #      (pkg-config lcp and lcp-static, the installed example built and run);
 #   3. `bash bench/build.sh --tests`, the install step of the README's second command: the
 #      optional packages installed, the build configured again and the peers found;
@@ -101,10 +101,10 @@ ok "  ... with no optional package installed (no peer, FCLIB or MPI)" test ! -s 
   { show_log; false; }
 
 # 2. The installed library where the peers are not installed
-in_root 'cd /src && bash tests/install.sh build tests/link_outside.c none'
+in_root 'cd /src && bash tests/library/install.sh build tests/library/link_outside.c none'
 rc=$?
 checks=$(grep -c '^ok ' "$log")
-ok "the installed liblcp, lcp-static and example without the peer libraries (tests/install.sh: $checks checks)" \
+ok "the installed liblcp, lcp-static and example without the peer libraries (tests/library/install.sh: $checks checks)" \
   test $rc = 0 -a "$checks" -gt 10 || { grep -v '^ok ' "$log" | sed 's/^/# /'; false; }
 
 # 3. The test command's install step, then the peers are found

@@ -19,7 +19,7 @@
  *   amgs-I: Omega = beta I, omegahat_i = gamma beta        (default beta = mean(a_ii), gamma = 1)
  * With omegahat_i = a_ii this is PGS; on rows with x_i >= 0 it is projected SOR with
  * omega_i = 2 a_ii / (omegahat_i + a_ii) (lcp/README.md, "The AMGS family";
- * tests/test_amgs.c).
+ * tests/library/test_amgs.c).
  *
  * FORMS (S. Miyamoto et al., "Sparsity exploitation of accelerated modulus-based
  * Gauss-Seidel method for interactive rigid body simulations", 2019, arXiv:1910.09873):

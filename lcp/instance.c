@@ -51,7 +51,7 @@
  *
  * COST.  Reading is O(file bytes + nnz + m + n) (mtx.c); lcp_problem_check adds the rows of
  * J Minv J^T (see problem.c).  10^5 rows, 3.3e6 stored entries (145 MB of text): about 0.7 s
- * of CPU, 0.15 s of it the check (tests/bench_io.c).  Writing is one fprintf per value
+ * of CPU, 0.15 s of it the check (tests/bench/bench_io.c).  Writing is one fprintf per value
  * (about 0.5 us per entry).
  *
  * LIMITS.  Those of mtx.c; paths are limited to LCP_PATH_LEN (4096) bytes; the writer

@@ -49,7 +49,7 @@
  * whole file is read, and its lines by a rescan (of the file read again: the text is freed
  * once its entries are parsed).  Memory: the file text plus 16 bytes per stored entry and
  * the CSR.  A whole instance of 10^5 rows and 3.3e6 stored entries (145 MB of text) reads in
- * about 0.7 s of CPU (instance.c, tests/bench_io.c).  Writing is one fprintf per value
+ * about 0.7 s of CPU (instance.c, tests/bench/bench_io.c).  Writing is one fprintf per value
  * (about 0.5 us per entry).
  *
  * LIMITS.  Indices and entry counts are int (2^31 - 1, counting both triangles of a

@@ -30,7 +30,8 @@
  *     runs on the AMD EPYC machine of results/performance.md), so none are asked for.
  * A permutation of u's coordinates only relabels memory: every row sums the same products
  * in J's order, adds E_i z_i last, and adds dz B_ic to the same coordinates, so z, u and
- * the fused test's sum are bit-identical to pgs's plain matrix-free rows (tests/test_stream.c).
+ * the fused test's sum are bit-identical to pgs's plain matrix-free rows
+ * (tests/library/test_stream.c).
  * COPIED RECORDS (pgs-color, pgs-color-contact: lcp_stream_blocks).  Their order visits the
  * rows colour by colour, so q, lo, hi, E and J's values read in place would be scattered
  * (a sweep measured 3x slower): their records carry them,

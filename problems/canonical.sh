@@ -1,7 +1,8 @@
 #!/bin/sh
 # canonical.sh LCPBENCH OUTDIR: capture the canonical instance set (problems/instances/,
 # problems/README.md) into OUTDIR, one folder per line below.  Every capture is deterministic:
-# recapturing gives byte-identical files (tests/canonical.sh compares them with cmp).
+# recapturing gives byte-identical files (tests/problems/problems_canonical.sh compares them
+# with cmp).
 # Each line: the arguments of `lcpbench capture' after the scene, --out OUTDIR added.
 set -eu
 LB=$1

@@ -1,6 +1,6 @@
 /* ldlt_ref.h: the pivoting reference (`ldlt-ref`) beyond the solver signature: its variant
- * options and its statistics, for the tests and the benchmark (tests/test_ref.c,
- * tests/bench_ref.c).  The registered solver is lcp_solve_ldlt_ref (lcp/solvers.h), which is
+ * options and its statistics, for the tests and the benchmark (tests/reference/test_ref.c,
+ * tests/bench/bench_ref.c).  The registered solver is lcp_solve_ldlt_ref (lcp/solvers.h), which is
  * ref_solve() with ref_options_default() and no statistics.
  *
  * ref_solve(P, opt, ro, z, info, st)

@@ -7,7 +7,7 @@
  *
  * A setting names the solvers that use it, as words: "@iterative" every solver that is not
  * LCP_DIRECT (a tolerance means nothing to a pivoting method), or registry names with shell
- * patterns ("*", "amgs-* mgs").  tests/test_settings.c runs every solver with every setting
+ * patterns ("*", "amgs-* mgs").  tests/harness/test_settings.c runs every solver with every setting
  * it is said not to use changed, and fails when the answer changes.  A setting given to a
  * solver that does not use it is refused (bench_settings_unused): `--omega 1.5' with
  * pgs-block would otherwise run with pgs-block's own block solves and print a number that

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""checks.py: the Python side of the shell tests' checks, in one module.
+
+As a command, from a shell test (the script picks the interpreter, and prints its own SKIP
+lines when that one has no pandas):
+
+    "$PY" "$COMMON/checks.py" FUNCTION ARG...
+
+runs FUNCTION(ARG...), whole numbers passed as numbers: exit 0 when the check holds, 1 with
+the reason on stderr when it does not, 3 when the check needs pandas and this Python has none.
+As a module (PYTHONPATH=tests/common, or sys.path): the same functions and Tap.
+
+  csv_reads_plain PATH [MIN_COLUMNS [MIN_ROWS]]
+        pandas.read_csv without options reads PATH: at least MIN_COLUMNS columns (2), none
+        named like a comment line ('#...'), at least MIN_ROWS rows (1)
+  csv_all_read_plain MIN_FILES PATTERN...
+        at least MIN_FILES files match the glob PATTERNs, each read as csv_reads_plain
+        with one column and no row at least
+  csv_readers_agree PATH [MIN_ROWS]
+        pandas.read_csv and csv.DictReader, both without options, read PATH alike: the
+        same header (two names at least, none '#...'), the same number of rows (MIN_ROWS,
+        0, at least), no row longer or shorter than the header
+  csv_verdicts BASE MIN_COLUMNS MIN_ROWS [NAME...]
+        one line "1 NAME" or "0 NAME" per CSV, as csv_reads_plain(BASE/NAME, ...) holds or
+        not: the NAMEs given, else every *.csv below BASE (sorted); one Python for many
+        files, pandas being slow to import
+  strip_time_columns PATH
+        prints the CSV at PATH without its time columns (TIME_COLUMNS), one line a row,
+        fields joined by commas: run folders compared but for their times
+
+As a module only: csv_rows(PATH), the rows as dicts (csv.DictReader); table_rows(DIR,
+NAME...), those of each CSV NAME of a table's folder; claims_by_id(DIR), its claims.csv's
+rows by id; one_row(ROWS, **KV), the one row whose columns have the values KV
+(AssertionError unless exactly one); Tap.
+"""
+import csv
+import glob
+import os
+import sys
+
+# the time columns of runs.csv and of the histories: what differs between two equal runs
+TIME_COLUMNS = ("time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s")
+
+
+class NoPandas(Exception):
+    """pandas cannot be imported (exit status 3 as a command)"""
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:
+        raise NoPandas(str(e))
+    return pandas
+
+
+def csv_reads_plain(path, min_columns=2, min_rows=1):
+    """pandas.read_csv(path) without options; the frame, or AssertionError"""
+    d = _pandas().read_csv(path)
+    cols = [str(c) for c in d.columns]
+    assert len(cols) >= min_columns and not any(c.startswith("#") for c in cols), (path, cols)
+    assert len(d) >= min_rows, (path, len(d))
+    return d
+
+
+def csv_all_read_plain(min_files, *patterns):
+    files = [f for p in patterns for f in sorted(glob.glob(p))]
+    assert len(files) >= min_files, (len(files), patterns)
+    for f in files:
+        csv_reads_plain(f, 1, 0)
+
+
+def csv_readers_agree(path, min_rows=0):
+    d = csv_reads_plain(path, 2, min_rows)
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        names = reader.fieldnames
+    assert list(names or []) == [str(c) for c in d.columns], (path, names, list(d.columns))
+    assert len(rows) == len(d), (path, len(rows), len(d))
+    assert all(None not in r and None not in r.values() for r in rows), (path, "ragged row")
+
+
+def csv_verdicts(base, min_columns, min_rows, *names):
+    _pandas()
+    if not names:
+        found = []
+        for root, dirs, files in os.walk(base):
+            dirs.sort()
+            found += [os.path.relpath(os.path.join(root, f), base) for f in sorted(files)
+                      if f.endswith(".csv")]
+        names = found
+    for name in names:
+        try:
+            csv_reads_plain(os.path.join(base, name), min_columns, min_rows)
+            good = True
+        except Exception:
+            good = False
+        print("1" if good else "0", name)
+
+
+def strip_time_columns(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    keep = [i for i, h in enumerate(rows[0]) if h not in TIME_COLUMNS]
+    for r in rows:
+        print(",".join(r[i] for i in keep))
+
+
+def csv_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def table_rows(d, *names):
+    return [csv_rows(os.path.join(d, n)) for n in names]
+
+
+def claims_by_id(d):
+    return {r["id"]: r for r in csv_rows(os.path.join(d, "claims.csv"))}
+
+
+def one_row(rows, /, **kv):
+    m = [r for r in rows if all(r[k] == v for k, v in kv.items())]
+    assert len(m) == 1, (kv, len(m))
+    return m[0]
+
+
+class Tap:
+    """TAP lines from Python, as tap.h and tap.sh print them: "ok N - NAME", "not ok N -
+    NAME" (then "# DIAG" when given), and the plan last"""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, diag=""):
+        self.n += 1
+        print(("ok %d - %s" if cond else "not ok %d - %s") % (self.n, name))
+        if not cond:
+            self.failed += 1
+            if diag:
+                print("# " + diag)
+        return cond
+
+    def done(self):
+        """prints the plan; the exit status: 1 when a check failed"""
+        print("1..%d" % self.n)
+        return 1 if self.failed else 0
+
+
+def _arg(a):
+    try:
+        return int(a)
+    except ValueError:
+        return a
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1].startswith("_") or not callable(globals().get(argv[1])):
+        sys.stderr.write("usage: checks.py FUNCTION ARG... (see its docstring)\n")
+        return 2
+    try:
+        globals()[argv[1]](*[_arg(a) for a in argv[2:]])
+    except NoPandas as e:
+        sys.stderr.write("checks.py: %s\n" % e)
+        return 3
+    except Exception as e:
+        sys.stderr.write("checks.py %s: %s: %s\n" % (argv[1], type(e).__name__, e))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
