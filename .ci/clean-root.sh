@@ -24,6 +24,12 @@ ok() {
   if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
 }
 skip() { echo "1..0 # SKIP $*"; exit 0; }
+# ok_log NAME LINES CMD...: ok, and when CMD fails the last LINES lines of the step's log as
+# TAP comments (the reason stays in CI's output)
+ok_log() {
+  local name=$1 lines=$2; shift 2
+  if "$@"; then ok "$name" true; else ok "$name" false; show_log "$lines"; fi
+}
 [ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot)"
 if ! command -v debootstrap >/dev/null; then
   apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 ||
@@ -79,40 +85,37 @@ ok "a fresh clone copied in" test -f "$root/src/bench/main.sh"
 in_root 'for p in gcc meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev gnuplot-nox; do
            dpkg-query -W -f="\${Status}\n" $p 2>/dev/null | grep -q "install ok installed" && echo $p
          done; true'
-ok "nothing of the build is preinstalled in the root (compiler, meson, SuiteSparse, gnuplot)" \
-  test ! -s "$log" || { show_log; false; }
+ok_log "nothing of the build is preinstalled in the root (compiler, meson, SuiteSparse, gnuplot)" \
+  40 test ! -s "$log"
 
 # 1. The README's first command, as printed there
 start=$SECONDS
 in_root 'cd /src && timeout 1800 bash bench/main.sh'
 rc=$?
-ok "bash bench/main.sh on the clean root: exit 0 ($((SECONDS - start)) s)" test $rc = 0 ||
-  show_log 60
+ok_log "bash bench/main.sh on the clean root: exit 0 ($((SECONDS - start)) s)" 60 test $rc = 0
 t1=$root/src/results/amgs-table1
 ok "  ... wrote Table 1, its claims and its figures anew (table1.md, table1.csv, claims.csv, PNGs)" \
   eval 'test -s "$t1/table1.md" -a -s "$t1/table1.csv" -a -s "$t1/claims.csv" &&
         test "$(find "$t1" -name "*.png" -newer "$root/src/bench/main.sh" | wc -l)" -gt 0 &&
         test -z "$(find "$t1" -name "*.png" ! -newer "$root/src/bench/main.sh")"'
 in_root 'cd /src && git status --porcelain --untracked-files=all | grep -v "^ M results/amgs-table1/\|^?? build/"; true'
-ok "  ... and changed nothing outside results/amgs-table1/ and build/" test ! -s "$log" ||
-  { show_log; false; }
+ok_log "  ... and changed nothing outside results/amgs-table1/ and build/" 40 test ! -s "$log"
 in_root 'dpkg-query -W -f="\${Package} \${Status}\n" | grep "install ok installed" | grep -Ei "siconos|bullet|dart|fclib|openmpi"; true'
-ok "  ... with no optional package installed (no peer, FCLIB or MPI)" test ! -s "$log" ||
-  { show_log; false; }
+ok_log "  ... with no optional package installed (no peer, FCLIB or MPI)" 40 test ! -s "$log"
 
 # 2. The installed library where the peers are not installed
 in_root 'cd /src && bash tests/library/install.sh build tests/library/link_outside.c none'
 rc=$?
 checks=$(grep -c '^ok ' "$log")
-ok "the installed liblcp, lcp-static and example without the peer libraries (tests/library/install.sh: $checks checks)" \
-  test $rc = 0 -a "$checks" -gt 10 || { grep -v '^ok ' "$log" | sed 's/^/# /'; false; }
+ok_log "the installed liblcp, lcp-static and example without the peer libraries (tests/library/install.sh: $checks checks)" \
+  60 test $rc = 0 -a "$checks" -gt 10
 
 # 3. The test command's install step, then the peers are found
 start=$SECONDS
 in_root 'cd /src && timeout 1800 bash bench/build.sh --tests'
 rc=$?
-ok "bash bench/build.sh --tests on the same root: exit 0 ($((SECONDS - start)) s)" test $rc = 0 ||
-  show_log 60
+ok_log "bash bench/build.sh --tests on the same root: exit 0 ($((SECONDS - start)) s)" 60 \
+  test $rc = 0
 in_root 'cd /src && build/bench/lcpbench list solvers'
 ok "  ... configured again: lcpbench lists the peers it installed" \
   eval 'grep -q "siconos-lemke" "$log" && grep -q "bullet-dantzig" "$log" && grep -q "ode-dantzig" "$log"'
@@ -125,7 +128,7 @@ for p in libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev
            apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1 || echo reinstall failed
            exit \$rc"
   rc=$?
-  ok "meson setup succeeds without $p" test $rc = 0 || show_log 20
+  ok_log "meson setup succeeds without $p" 20 test $rc = 0
 done
 
 echo "1..$n"

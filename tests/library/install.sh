@@ -49,6 +49,8 @@ ok "a program builds against the shared library with pkg-config" \
 run env LD_LIBRARY_PATH="$lib" "$T/shared"
 ok "  ... and solves with it" rc_is 0
 ok "  ... and loads no peer library" no_peer "$T/shared"
+ok "pkg-config --static --libs lcp names liblcp's direct dependencies only (no -lgfortran: a machine without gfortran has none)" \
+  eval '! grep -q -- "-lgfortran" <<<"$(pkg-config --static --libs lcp)"'
 ok "a program builds with pkg-config --static --libs lcp (every private flag of the archive)" \
   build "$SRC" $(pkg-config --cflags lcp) -o "$T/pstatic" $(pkg-config --static --libs lcp)
 run env LD_LIBRARY_PATH="$lib" "$T/pstatic"
