@@ -190,7 +190,7 @@ static const char *text_or(const bench_text *b, const char *none)
     return b->n && !b->failed ? b->s : none;
 }
 
-/* A baseline label that names a peer library's solver (the prefixes of tables/peers.c) which
+/* A baseline label that names a peer library's solver (bench_solver_library) which
  * this build does not have.  A label is the solver's name, or solver:key=value;... when a
  * suite line gives settings (suite.c); a label= of the suite's own is neither. */
 static int peer_lacking(const char *label)
@@ -199,8 +199,7 @@ static int peer_lacking(const char *label)
     snprintf(s, sizeof s, "%s", label);
     char *colon = strchr(s, ':');
     if (colon) *colon = 0;
-    if (bench_solver_find(s)) return 0;
-    return !strncmp(s, "siconos-", 8) || !strncmp(s, "ode-", 4) || !strncmp(s, "bullet-", 7);
+    return !bench_solver_find(s) && strcmp(bench_solver_library(s), "ours") != 0;
 }
 
 /* one run of the baseline (instance x label) and whether this check ran it */

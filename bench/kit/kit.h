@@ -51,6 +51,9 @@ enum { BENCH_PATH = 4096 };
 /* ---- solvers (registry.c): liblcp's registry, then liblcp-peers's, as one table ------ */
 const lcp_solver *bench_solvers(int *count);
 const lcp_solver *bench_solver_find(const char *name); /* NULL when unknown */
+/* The library a solver name belongs to, by liblcp-peers's naming (siconos-, ode-, bullet-):
+ * "siconos", "ode", "bullet", or "ours"; also for a peer this build was made without. */
+const char *bench_solver_library(const char *name);
 
 /* ---- run settings (settings.c): one table behind solve flags, suite keys, help, runs.csv -- */
 enum { BENCH_LABEL = 96 };

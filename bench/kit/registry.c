@@ -36,3 +36,11 @@ const lcp_solver *bench_solver_find(const char *name)
         if (strcmp(s[k].name, name) == 0) return &s[k];
     return NULL;
 }
+
+const char *bench_solver_library(const char *name)
+{
+    if (!strncmp(name, "siconos-", 8)) return "siconos";
+    if (!strncmp(name, "ode-", 4)) return "ode";
+    if (!strncmp(name, "bullet-", 7)) return "bullet";
+    return "ours";
+}

@@ -78,16 +78,10 @@ static int reps(const bench_table_ctx *t) { return t->reps_given ? t->reps : REP
 
 static cell *at(const peers *Q, int p, int s) { return &Q->C[(size_t)p * Q->ns + s]; }
 
-/* the library of a registered solver, from its prefix */
-static const char *library(const char *name)
+static int is_peer(const lcp_solver *s)
 {
-    if (!strncmp(name, "siconos-", 8)) return "siconos";
-    if (!strncmp(name, "ode-", 4)) return "ode";
-    if (!strncmp(name, "bullet-", 7)) return "bullet";
-    return "ours";
+    return strcmp(bench_solver_library(s->name), "ours") != 0;
 }
-
-static int is_peer(const lcp_solver *s) { return strcmp(library(s->name), "ours") != 0; }
 
 static double loadavg(void)
 {
@@ -314,7 +308,7 @@ static int write_csv(const bench_table_ctx *t, const peers *Q)
             bench_csvw_int(&w, Q->I[p].m);
             bench_csvw_str(&w, Q->I[p].kind);
             bench_csvw_str(&w, Q->S[s]->name);
-            bench_csvw_str(&w, library(Q->S[s]->name));
+            bench_csvw_str(&w, bench_solver_library(Q->S[s]->name));
             bench_csvw_int(&w, c->row >= 0);
             bench_csvw_str(&w, c->status);
             bench_csvw_num(&w, c->its, "%.0f");
@@ -337,7 +331,7 @@ static int write_csv(const bench_table_ctx *t, const peers *Q)
             const cell *c = at(Q, p, s);
             if (!c->why[0]) continue;
             bench_csvw_str(&w, Q->S[s]->name);
-            bench_csvw_str(&w, library(Q->S[s]->name));
+            bench_csvw_str(&w, bench_solver_library(Q->S[s]->name));
             bench_csvw_str(&w, Q->I[p].name);
             bench_csvw_int(&w, Q->I[p].m);
             bench_csvw_str(&w, c->why);
@@ -394,7 +388,7 @@ static int profiles(const bench_table_ctx *t, const bench_csv *T, const peers *Q
     for (int l = 0; l < NLIB; l++) {   /* the libraries with a run somewhere */
         int ran = 0, n = 0;
         for (int s = 0; s < Q->ns; s++) {
-            if (strcmp(library(Q->S[s]->name), LIBS[l])) continue;
+            if (strcmp(bench_solver_library(Q->S[s]->name), LIBS[l])) continue;
             n++;
             for (int p = 0; p < Q->np; p++) ran |= at(Q, p, s)->row >= 0;
         }
@@ -411,7 +405,7 @@ static int profiles(const bench_table_ctx *t, const bench_csv *T, const peers *Q
             for (int k = 0; k < nl; k++) {
                 double best = INFINITY;
                 for (int s = 0; s < Q->ns; s++) {
-                    if (strcmp(library(Q->S[s]->name), LIBS[lib[k]])) continue;
+                    if (strcmp(bench_solver_library(Q->S[s]->name), LIBS[lib[k]])) continue;
                     const cell *c = at(Q, p, s);
                     double x = e < 0 ? (c->solved && isfinite(c->t) ? c->t : INFINITY)
                                      : time_to(t, T, Q, p, s, EPS[e]);
@@ -584,7 +578,7 @@ static void md_failures(FILE *f, const peers *Q)
     for (int s = 0; s < Q->ns; s++) {
         int n = 0;
         for (int p = 0; p < Q->np; p++) n += at(Q, p, s)->why[0] != 0;
-        fprintf(f, "- `%s` (%s): %d of %d%s", Q->S[s]->name, library(Q->S[s]->name), n, Q->np,
+        fprintf(f, "- `%s` (%s): %d of %d%s", Q->S[s]->name, bench_solver_library(Q->S[s]->name), n, Q->np,
                 n ? ": " : "");
         int k = 0;
         for (int p = 0; p < Q->np; p++) {
