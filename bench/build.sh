@@ -7,13 +7,14 @@ set -euo pipefail
 # peer libraries (Siconos Numerics, DART's copy of ODE's Dantzig routine, Bullet), FCLIB,
 # pandas and SciPy for the plain-CSV and Matrix Market checks, clang and libFuzzer for the
 # fuzz targets, Open MPI for `mpirun lcpbench run', valgrind for the memcheck test and the
-# stopping test's instruction counts.  Each is optional for the build itself.
+# stopping test's instruction counts, time and bc for the oracle corpus's CPU times.  Each is
+# optional for the build itself.
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
       libopenblas-dev liblapacke-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
          libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev
-         libopenmpi-dev openmpi-bin valgrind)
+         libopenmpi-dev openmpi-bin valgrind time bc)
 fi
 # quiet WHAT CMD...: run CMD with its output kept aside; when it fails, show the output (the
 # last 60 lines: meson's and ninja's errors are at the end) and exit with its status.

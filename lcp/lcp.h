@@ -47,6 +47,9 @@ typedef enum lcp_status {
     LCP_PIVOT_CAP = 4,            /* usable: pivot cap reached, best partition returned */
     LCP_PARTIAL = 5,              /* usable: ODE's Dantzig stopped at a row it could not drive
                                      (rows not reached are 0; info->row when known) */
+    LCP_UNDECIDED = 6,            /* usable: an exact method ended with neither an answer at
+                                     rounding nor a checked certificate that none exists
+                                     (ldlt-ref, lemke-ref); the best iterate is returned */
     LCP_ERR_ARG = -1,             /* bad argument (NULL, size, option out of range) */
     LCP_ERR_NOMEM = -2,           /* out of memory */
     LCP_ERR_ZERO_DIAG = -3,       /* a_ii <= 0 at info->row (Gauss-Seidel cannot proceed) */
@@ -61,9 +64,10 @@ typedef enum lcp_status {
     LCP_ERR_FORMAT = -12,         /* malformed file or value (NaN, bad header, bad index) */
     LCP_ERR_INCONSISTENT = -13,   /* files or arrays disagree (sizes, bounds, factors) */
     LCP_ERR_UNSUPPORTED = -14,    /* the solver does not support this problem's bounds */
-    LCP_ERR_NO_SOLUTION = -15,    /* a pivoting method ended on a ray (Lemke): no solution
-                                     found; a certificate of infeasibility when A is
-                                     copositive-plus, otherwise only that this method fails */
+    LCP_ERR_NO_SOLUTION = -15,    /* no solution exists: ldlt-ref and lemke-ref say it only
+                                     with a Farkas certificate checked on A and q
+                                     (info->certificate); lemke_lcp: the method ended on a
+                                     ray (a certificate when A is copositive-plus) */
     LCP_ERR_NEEDS_ASSEMBLED = -16 /* solver or form needs A, which the problem does not hold
                                      (read with LCP_READ_SKIP_A) */
 } lcp_status;
@@ -286,6 +290,12 @@ typedef struct lcp_info {
     double beta, gamma;  /* AMGS parameters used (0 otherwise) */
     char shape;          /* AMGS Omega shape 'D' or 'I'; 0 otherwise */
     double asymmetry;    /* ldlt-ref, lemke-ref: max|A - A^T| / max|A| (0 when symmetric) */
+    double certificate;  /* ldlt-ref, lemke-ref, no-solution-found: the Farkas certificate's
+                            worst row, max_j (A^T y)_j+ / (|A|^T y)_j for y >= 0 with
+                            q^T y = -1 (<= 1e-12 to be accepted); NAN otherwise */
+    const char *route;   /* ldlt-ref, lemke-ref: how the answer was found: "block",
+                            "interior-point", "coupled", "newton", "lemke", "enumeration",
+                            "pgs+newton"; NULL for other solvers */
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
     int colors;          /* pgs-color(-contact): colours of the row (contact) colouring; 0

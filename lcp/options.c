@@ -84,6 +84,7 @@ void lcp_info_init(lcp_info *info)
     info->row = -1;
     info->form = LCP_FORM_AUTO;
     info->threads = 1;
+    info->certificate = NAN;
 }
 
 const char *lcp_status_str(lcp_status s)
@@ -95,6 +96,7 @@ const char *lcp_status_str(lcp_status s)
     case LCP_NOT_SETTLED: return "friction-not-settled";
     case LCP_PIVOT_CAP: return "pivot-cap";
     case LCP_PARTIAL: return "partial";
+    case LCP_UNDECIDED: return "undecided";
     case LCP_ERR_ARG: return "bad-argument";
     case LCP_ERR_NOMEM: return "out-of-memory";
     case LCP_ERR_ZERO_DIAG: return "zero-diagonal";

@@ -132,9 +132,14 @@
  * (eps = DBL_EPSILON: 16 eps bounds the rounding of the products and sums of a row with a
  * few tens of entries and leaves room for the refinement's last step; the committed
  * instances end at 0.2 to 1.1 eps).  Otherwise LCP_PIVOT_CAP (cap on moved indices:
- * opt->max_pivots, default 50 m + 1000), LCP_NOT_SETTLED (coupling), LCP_ERR_SINGULAR
- * (semi-definite and no solution found) or LCP_ERR_BREAKDOWN, with info->row (the row
- * furthest from rounding).  A usable (positive) status never returns a z worse (||r||_inf)
+ * opt->max_pivots when the caller set it), LCP_NOT_SETTLED (coupling) or LCP_UNDECIDED,
+ * with info->row (the row furthest from rounding), after the other routes were tried:
+ * PGS from the best iterate then semismooth Newton on the problem as given (ref_rescue);
+ * without friction Lemke's method, a ray counting only as a checked Farkas certificate
+ * (LCP_ERR_NO_SOLUTION, info->certificate), an uncertified one on at most 16 unknowns
+ * answered by enumeration.  Violators are rows off by more than REF_VIOL eps of their own
+ * rounding scale s_i (an absolute tolerance let rows of small scale pass the pivoting and
+ * fail this check).  info->route names the route that answered.  A usable (positive) status never returns a z worse (||r||_inf)
  * than the start: the best of the start, each friction round's z and the final z is
  * returned; a final residual that is not finite (z or w overflowed) is never handed back as
  * usable: LCP_ERR_NONFINITE.  Non-symmetric A (above opt->sym_tol): Lemke's method, as
@@ -172,11 +177,14 @@
 #include <float.h>
 #include <string.h>
 
+
 #define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
 #define REF_SHIFT 1e-3     /* first eps of the proximal shift, relative to A_kk */
 #define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
 #define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
-#define REF_VIOL 1e-13     /* violation tolerances (relative) */
+#define REF_VIOL 4.0       /* a row violates when it is off by more than REF_VIOL eps of its
+                              rounding scale s_i = (|A||z|)_i + |q_i| (a quarter of what the
+                              final check allows) */
 #define REF_JP_COUNT 3     /* block steps without progress before Newton steps */
 #define REF_IPM_VIOL 32    /* a block step leaving more violators than this and more than
                               half of those three steps before starts the interior-point
@@ -193,6 +201,8 @@
 #define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
 #define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
 #define REF_REFINE 4       /* solve + refinement steps */
+#define REF_RESCUE_SWEEPS 20000 /* PGS sweeps of the rescue route (fewer on large problems:
+                                   about 4e8 multiply-adds) */
 
 enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
 
@@ -210,6 +220,7 @@ typedef struct ref_ctx {
     int nff;             /* its length, -1 when the backend holds none */
     double epsf;         /* its eps */
     double *w;           /* m: A z + q (+ eps D (z - zc) when shifted) */
+    double *s;           /* m: the rounding scale of w, (|A||z|)_i + |q_i| */
     double *b, *x;       /* m: right-hand side and solution of (1) */
     double eps;          /* 0, or REF_SHIFT once a dependent pivot was seen */
     double *zc;          /* m: proximal centre (used when eps > 0) */
@@ -222,6 +233,8 @@ typedef struct ref_ctx {
     long lu_factorizations; /* sparse LUs of the coupled matrix (ref_klu.c) */
     double lu_flops;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
+    int enumerated;      /* a Lemke round was answered by enumerating its bases */
+    double cert;         /* a Farkas certificate's worst row (no-solution-found), or NAN */
     int iterations;
     int row;             /* last row moved, or the row to blame */
 } ref_ctx;
@@ -235,15 +248,38 @@ void ref_options_default(ref_options *o)
     o->supernodal = -1;
     o->ipm = -1;
     o->ssn = -1;
+    o->rescue = 1;
 }
 
-/* w = A z + q + eps D (z - zc): the w of the (regularised) LCP being pivoted */
+/* w = A z + q + eps D (z - zc): the w of the (regularised) LCP being pivoted, and its
+ * rounding scale s = |A||z| + |q| */
 static void ref_w(ref_ctx *C, const double *z)
 {
-    lcp_csr_matvec(&C->P->A, z, C->w);
-    for (int i = 0; i < C->m; i++) C->w[i] += C->P->q[i];
+    const lcp_csr *A = &C->P->A;
+    for (int i = 0; i < C->m; i++) {
+        double w = C->P->q[i], s = fabs(w);
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            double v = A->x[k] * z[A->j[k]];
+            w += v;
+            s += fabs(v);
+        }
+        C->w[i] = w;
+        C->s[i] = s;
+    }
     if (C->eps > 0.0)
         for (int i = 0; i < C->m; i++) C->w[i] += C->eps * C->diag[i] * (z[i] - C->zc[i]);
+}
+
+/* max over the free rows of |w_i| / s_i: how far the partition's solve is from rounding */
+static double ref_wf(const ref_ctx *C)
+{
+    double r = 0.0;
+    for (int t = 0; t < C->nf; t++) {
+        int i = C->F[t];
+        double a = fabs(C->w[i]);
+        if (a > 0.0) r = fmax(r, C->s[i] > 0.0 ? a / C->s[i] : INFINITY);
+    }
+    return r;
 }
 
 /* Solve the partition: z_B at its bounds, z_F from (1) with refinement; w = A z + q. */
@@ -279,10 +315,9 @@ static lcp_status ref_partition(ref_ctx *C, double *z)
         }
     }
     ref_w(C, z);
-    double prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
+    double prev = INFINITY, target = DBL_EPSILON;
     for (int k = 0; st == LCP_OK && nf > 0 && k < REF_REFINE; k++) {
-        double rf = 0.0;                                   /* ||w_F||_inf */
-        for (int t = 0; t < nf; t++) rf = fmax(rf, fabs(C->w[C->F[t]]));
+        double rf = ref_wf(C);                             /* relative to rounding */
         if (k >= 2 && rf <= target) break;                 /* solved and refined once */
         if (k >= 2 && !(rf <= 0.5 * prev)) break;          /* refinement stopped helping */
         prev = rf;
@@ -303,11 +338,12 @@ static lcp_status ref_partition(ref_ctx *C, double *z)
 /* The set row i asks for with bounds lo, hi, or -1 when it is not violated. */
 static int ref_wants_in(const ref_ctx *C, const double *z, int i, double lo, double hi)
 {
-    double tw = REF_VIOL * fmax(1.0, C->qinf);
+    double tw = REF_VIOL * DBL_EPSILON * C->s[i];          /* w off by more than rounding */
+    double tz = C->diag[i] > 0.0 ? tw / C->diag[i] : 0.0;  /* z: the same, in z's units */
     switch (C->state[i]) {
     case ST_FREE:
-        if (z[i] < lo - REF_VIOL * fmax(1.0, fabs(lo))) return ST_LO;
-        if (z[i] > hi + REF_VIOL * fmax(1.0, fabs(hi))) return ST_HI;
+        if (z[i] < lo - fmax(tz, REF_VIOL * DBL_EPSILON * fabs(lo))) return ST_LO;
+        if (z[i] > hi + fmax(tz, REF_VIOL * DBL_EPSILON * fabs(hi))) return ST_HI;
         return -1;
     case ST_LO:
         return (lo < hi && C->w[i] < -tw) ? ST_FREE : -1;
@@ -679,9 +715,11 @@ static lcp_status ref_prox(ref_ctx *C, const ref_options *ro, double *z)
         }
         C->prox++;
         ref_w(C, z);                                        /* z = zc: the true w */
-        for (int i = 0; i < C->m; i++)
-            r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
-        if (dz <= 1e-15 * fmax(1.0, zs) || r <= 1e-14 * fmax(1.0, C->qinf)) break;
+        for (int i = 0; i < C->m; i++) {                    /* relative to rounding */
+            double ri = fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i]));
+            if (ri > 0.0) r = fmax(r, C->s[i] > 0.0 ? ri / C->s[i] : INFINITY);
+        }
+        if (dz <= 1e-15 * zs || r <= REF_VIOL * DBL_EPSILON) break;
         if (++prox >= REF_MAX_PROX) break;                /* the final residual decides */
         if (C->pivots == before)                          /* partition settled: faster */
             C->eps = fmax(0.1 * C->eps, REF_SHIFT_MIN);
@@ -862,7 +900,7 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
     int m = C->m, nf = 0;
     K->ns = 0;
     for (int i = 0; i < m; i++) {
-        int f = P->findex[i];
+        int f = P->findex ? P->findex[i] : -1;
         K->pos[i] = -1;
         if (f >= 0 && C->state[f] != ST_FREE) {         /* normal at zero: z_i = 0 */
             z[i] = 0.0;
@@ -895,15 +933,14 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
     }
     if (st != LCP_OK || *bad >= 0) return st;
     for (int s = 0; s < K->ns; s++) K->pos[K->S[s]] = -1;
-    double *bvec = C->b, *x = C->x, prev = INFINITY, target = 1e-15 * fmax(1.0, C->qinf);
+    double *bvec = C->b, *x = C->x, prev = INFINITY, target = DBL_EPSILON;
     for (int k = 0; k < REF_REFINE && st == LCP_OK; k++) { /* solve, then refine */
         for (int s = 0; s < K->ns; s++) {
             int t = K->S[s];
             z[t] = K->c[t] * z[P->findex[t]];
         }
         ref_w(C, z);
-        double rf = 0.0;                                /* ||w_F||_inf */
-        for (int t = 0; t < nf; t++) rf = fmax(rf, fabs(C->w[C->F[t]]));
+        double rf = ref_wf(C);                          /* relative to rounding */
         if (nf == 0 || (k >= 1 && rf <= target) || (k >= 2 && !(rf <= 0.5 * prev))) break;
         prev = rf;
         for (int t = 0; t < nf; t++) bvec[t] = -C->w[C->F[t]];
@@ -931,7 +968,7 @@ static lcp_status cpl_partition(ref_ctx *C, ref_cpl *K, double *z, int *bad)
 static int cpl_wants(const ref_ctx *C, const double *z, int i)
 {
     const lcp_problem *P = C->P;
-    int f = P->findex[i];
+    int f = P->findex ? P->findex[i] : -1;
     double lo = P->lo[i], hi = P->hi[i];
     if (f >= 0) {
         if (C->state[f] != ST_FREE) return -1;          /* fixed at zero */
@@ -1081,7 +1118,7 @@ static lcp_status ref_coupled(ref_ctx *C, double *z, int *solved)
         }
         for (int i = 0; i < m; i++)                     /* friction rows of a normal that
                                                            opens start sticking */
-            if (C->P->findex[i] >= 0 && C->state[C->P->findex[i]] == ST_FREE &&
+            if (C->P->findex && C->P->findex[i] >= 0 && C->state[C->P->findex[i]] == ST_FREE &&
                 best[C->P->findex[i]] != ST_FREE)
                 C->state[i] = ST_FREE;
         C->pivots += k;
@@ -1210,8 +1247,8 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
             for (int i = 0; i < m; i++)
                 if (want[i] >= 0) C->state[i] = want[i];
             for (int i = 0; i < m; i++)                 /* friction of an opening normal */
-                if (C->P->findex[i] >= 0 && C->state[C->P->findex[i]] == ST_FREE &&
-                    sb[C->P->findex[i]] != ST_FREE)
+                if (C->P->findex && C->P->findex[i] >= 0 &&
+                    C->state[C->P->findex[i]] == ST_FREE && sb[C->P->findex[i]] != ST_FREE)
                     C->state[i] = ST_FREE;
             st = cpl_partition(C, &K, z, &bad);
             if (st == LCP_MAXITER) st = LCP_OK;
@@ -1268,9 +1305,11 @@ static lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried)
 static lcp_status ref_lemke(ref_ctx *C, double *z)
 {
     long piv = 0;
-    int row = -1;
-    lcp_status st = ref_lemke_box(C->P, C->lo, C->hi, C->max_pivots, z, &piv, &row);
+    int row = -1, enumerated = 0;
+    lcp_status st = ref_lemke_box(C->P, C->lo, C->hi, C->max_pivots, z, &piv, &row, &C->cert,
+                                  &enumerated);
     C->pivots += piv;
+    C->enumerated |= enumerated;
     C->iterations++;
     C->nf = 0;                                      /* z is within the frozen bounds */
     if (st != LCP_OK) C->row = row;
@@ -1372,6 +1411,117 @@ static lcp_status ref_polish(ref_ctx *C, double *z)
     return st;
 }
 
+/* The final check: every row at rounding, |r_i| <= REF_ROUND eps s_i with r the natural
+ * residual of the problem as given (coupled bounds), w unshifted.  Returns the row
+ * furthest from rounding (also in C->row), or -1 when every row is at rounding. */
+static int ref_rounding(ref_ctx *C, const double *z)
+{
+    double eps = C->eps, rmax = 0.0;
+    int worst = -1;
+    C->eps = 0.0;
+    ref_w(C, z);
+    C->eps = eps;
+    for (int i = 0; i < C->m; i++) {
+        double lo, hi, s = C->s[i];
+        lcp_row_bounds(C->P, z, i, &lo, &hi);
+        double r = fabs(z[i] - lcp_mid(lo, z[i] - C->w[i], hi));
+        if (!(r <= REF_ROUND * DBL_EPSILON * s) && !(r / s <= rmax)) {
+            rmax = s > 0.0 ? r / s : INFINITY;
+            worst = i;
+        }
+    }
+    if (worst >= 0) C->row = worst;
+    return worst;
+}
+
+/* Whether the pivoting's ending st leaves a question another route may answer: not the
+ * answers, not the caller's errors, not a certificate on the problem as given. */
+static int ref_rescuable(const ref_ctx *C, lcp_status st, int lemke)
+{
+    switch (st) {
+    case LCP_UNDECIDED: case LCP_NOT_SETTLED: case LCP_PIVOT_CAP: case LCP_ERR_SINGULAR:
+    case LCP_ERR_BREAKDOWN: case LCP_ERR_NONFINITE:
+        return 1;
+    case LCP_ERR_TOO_LARGE:                /* Lemke's size cap: Newton has none */
+        return lemke;
+    case LCP_ERR_NO_SOLUTION:              /* a frozen round's certificate: not the problem's */
+        return C->P->findex != NULL;
+    default:
+        return 0;
+    }
+}
+
+/* ||r||_inf of the problem as given at z (C->wo: scratch) */
+static double ref_rinf(ref_ctx *C, const double *z)
+{
+    lcp_residuals R;
+    lcp_residual(C->P, z, C->wo, &R);
+    return isnan(R.rinf) ? INFINITY : R.rinf;
+}
+
+enum { ROUTE_NONE, ROUTE_PGS_NEWTON, ROUTE_LEMKE, ROUTE_ENUM };
+static const char *const route_names[] = {"", "pgs+newton", "lemke", "enumeration"};
+
+/* PGS from the best iterate seen (a start near a solution when one exists: PGS converges
+ * on contact problems where pivoting stalls), then semismooth Newton steps on the problem
+ * as given from its iterate (ref_ssn: any A, friction coupled).  *solved = 1 when a Newton
+ * point is a solution at rounding.  LCP_OK, or LCP_ERR_NOMEM. */
+static lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
+{
+    int m = C->m;
+    long nnz = LCP_CSR_NNZ(&C->P->A);
+    lcp_options o;
+    lcp_info pi;
+    lcp_options_default(&o);
+    o.warm = 1;
+    o.form = LCP_FORM_ASSEMBLED;
+    o.tol = 1e-10 * fmax(1.0, C->qinf);
+    o.max_iter = (int)fmin(REF_RESCUE_SWEEPS, fmax(200.0, 4e8 / (double)(nnz + m)));
+    memcpy(z, C->zbest, (size_t)m * sizeof *z);
+    memcpy(C->zn, z, (size_t)m * sizeof *z);
+    *solved = 0;
+    lcp_status st = lcp_solve_pgs(C->P, &o, C->zn, &pi);
+    if (st == LCP_ERR_NOMEM) return st;
+    if (st >= 0 && pi.residual_inf < ref_rinf(C, z)) memcpy(z, C->zn, (size_t)m * sizeof *z);
+    C->eps = 0.0;
+    st = LCP_OK;
+    for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
+        int tried = 0;
+        double before = ref_rinf(C, z);
+        st = ref_ssn(C, z, solved, &tried);
+        if (st != LCP_OK) break;
+        if (*solved || !tried || !(ref_rinf(C, C->zn) < before)) break;
+        memcpy(z, C->zn, (size_t)m * sizeof *z);   /* better: go on from there */
+    }
+    if (st == LCP_OK && *solved && ref_rounding(C, z) >= 0) *solved = 0;
+    return st == LCP_ERR_NOMEM ? st : LCP_OK;
+}
+
+/* The other routes, in order: PGS then Newton (ref_pgs_newton); without friction, Lemke's
+ * method on the problem as given, whose ray counts only with a certificate and whose
+ * uncertified ray on a small problem is answered by enumeration.  LCP_OK (z at rounding,
+ * *how the route), LCP_ERR_NO_SOLUTION (certified; C->cert), or LCP_UNDECIDED. */
+static lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how)
+{
+    int solved = 0;
+    lcp_status st = ref_pgs_newton(C, z, &solved);
+    if (st != LCP_OK) return st;
+    if (solved) {
+        *how = ROUTE_PGS_NEWTON;
+        return LCP_OK;
+    }
+    if (C->P->findex || lemke) return LCP_UNDECIDED;   /* Lemke ran, or cannot serve */
+    for (int i = 0; i < C->m; i++) {
+        C->lo[i] = C->P->lo[i];
+        C->hi[i] = C->P->hi[i];
+    }
+    st = ref_lemke(C, z);
+    if (st == LCP_OK && ref_rounding(C, z) >= 0) st = LCP_UNDECIDED;
+    if (st == LCP_OK) *how = C->enumerated ? ROUTE_ENUM : ROUTE_LEMKE;
+    if (st != LCP_OK && st != LCP_ERR_NO_SOLUTION && st != LCP_ERR_NOMEM) st = LCP_UNDECIDED;
+    return st;
+}
+
 /* Validate the data the method reads; LCP_OK or the status and *row. */
 static lcp_status ref_check(const lcp_problem *P, const lcp_options *opt, const double *z,
                             int *row)
@@ -1401,7 +1551,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     ref_options rdef;
     ref_ctx C;
     lcp_status st = LCP_OK;
-    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke, coupled = 0;
+    int settled = 1, nonunique = 0, rounds = 0, have_be = 0, lemke, coupled = 0, route = 0;
     double rbest = INFINITY;
     memset(&C, 0, sizeof C);
     if (stats) memset(stats, 0, sizeof *stats);
@@ -1416,6 +1566,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.P = P;
     C.m = m;
     C.row = -1;
+    C.cert = NAN;
     if (m == 0) goto finish;
     st = ref_check(P, opt, z, &C.row);
     if (st != LCP_OK) goto finish;
@@ -1432,6 +1583,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.state = lcp_malloc((size_t)m, sizeof *C.state);
     C.F = lcp_malloc((size_t)m, sizeof *C.F);
     C.w = lcp_malloc((size_t)m, sizeof *C.w);
+    C.s = lcp_malloc((size_t)m, sizeof *C.s);
     C.b = lcp_malloc((size_t)m, sizeof *C.b);
     C.x = lcp_malloc((size_t)m, sizeof *C.x);
     C.zc = lcp_calloc((size_t)m, sizeof *C.zc);
@@ -1441,7 +1593,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
     C.zn = lcp_malloc((size_t)m, sizeof *C.zn);
     C.zbest = lcp_malloc((size_t)m, sizeof *C.zbest);
     C.nff = -1;
-    if (!C.diag || !C.lo || !C.hi || !C.state || !C.F || !C.w || !C.b || !C.x || !C.zc ||
+    if (!C.diag || !C.lo || !C.hi || !C.state || !C.F || !C.w || !C.s || !C.b || !C.x || !C.zc ||
         !C.Ff || !C.zo || !C.wo || !C.zn || !C.zbest) {
         st = LCP_ERR_NOMEM;
         goto finish;
@@ -1477,7 +1629,16 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
 
     double theta = 1.0, prev = INFINITY;
     int tries = 0, held = 0, ssn_tries = 0, ssn_idle = 0, ssn_next = ro->ssn > 0 ? ro->ssn : REF_SSN_ROUND;
-    for (rounds = 1;; rounds++) {          /* friction rounds (one without coupling) */
+    if (ro->rescue && lemke && P->findex) {   /* non-symmetric friction: Lemke's rounds are */
+        int solved = 0;                       /* dense and slow, PGS then Newton first */
+        st = ref_pgs_newton(&C, z, &solved);
+        if (st != LCP_OK) goto finish;
+        if (solved) {
+            route = ROUTE_PGS_NEWTON;
+            coupled = 1;
+        }
+    }
+    for (rounds = route ? 0 : 1; !route; rounds++) { /* friction rounds (one without coupling) */
         long piv0 = C.pivots;
         st = lemke ? ref_lemke(&C, z) : ref_prox(&C, ro, z);
         if (st != LCP_OK || !P->findex) break;
@@ -1498,6 +1659,20 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             coupled = solved;
             if (st != LCP_OK || solved) break;
         }
+        if (!lemke && ro->rescue && ro->ssn != 0 && rounds == REF_SSN_ROUND) {
+            int solved = 0;                         /* not settled: PGS, then Newton */
+            double *zk = lcp_malloc((size_t)m, sizeof *zk);
+            if (zk) memcpy(zk, z, (size_t)m * sizeof *z);
+            st = zk ? ref_pgs_newton(&C, z, &solved) : LCP_ERR_NOMEM;
+            if (st == LCP_OK && !solved) memcpy(z, zk, (size_t)m * sizeof *z); /* the rounds
+                                                       go on where they were */
+            lcp_free(zk);
+            if (st != LCP_OK || solved) {
+                route = solved ? ROUTE_PGS_NEWTON : 0;
+                coupled = solved;
+                break;
+            }
+        }
         if (!lemke && ssn_tries < REF_SSN_TRIES && ro->ssn != 0 && rounds >= ssn_next) {
             int solved = 0, tried = 0;              /* the rounds do not settle: Newton */
             ssn_tries++;
@@ -1505,7 +1680,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             st = ref_ssn(&C, z, &solved, &tried);
             if (st != LCP_OK) break;
             if (solved) {
-                coupled = 1;
+                coupled = 2;                        /* by Newton steps */
                 break;
             }
             double rround = R.rinf;                  /* this round's coupled residual */
@@ -1534,7 +1709,7 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
             break;
         }
     }
-    if (st == LCP_OK && lemke && P->findex) /* the rounds end at 1e-12: the coupling exactly */
+    if (st == LCP_OK && lemke && P->findex && !route) /* the rounds end at 1e-12: the coupling */
         st = ref_coupled_dense(P, C.lo, C.hi, z, &coupled);
     if (st == LCP_OK && have_be && !coupled) st = ref_polish(&C, z);
     if (st == LCP_OK && C.eps > 0.0 && C.nf > 0) { /* shifted: is A_FF itself singular? */
@@ -1544,35 +1719,34 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         nonunique = bad >= 0;
         if (nonunique) C.row = bad;
     }
-    if (st == LCP_OK || st == LCP_PIVOT_CAP) {
+    if (st == LCP_OK && !settled) st = LCP_NOT_SETTLED;
+    if (st == LCP_OK || st == LCP_NONUNIQUE) {
         for (int t = 0; t < C.nf; t++) {   /* free values within rounding of a bound */
             int i = C.F[t];
             z[i] = lcp_mid(C.lo[i], z[i], C.hi[i]);
         }
+        if (ref_rounding(&C, z) >= 0) st = LCP_UNDECIDED; /* not at rounding: go on */
+        else if (nonunique) st = LCP_NONUNIQUE;
+    }
+    if (ro->rescue && ref_rescuable(&C, st, lemke) &&   /* no answer yet: the other routes */
+        !(st == LCP_PIVOT_CAP && opt->max_pivots > 0)) {   /* (the caller's cap is a cap) */
+        int how = 0;
+        lcp_status s2 = ref_rescue(&C, z, lemke, &how);
+        if (s2 == LCP_OK || s2 < 0) {
+            st = s2;
+            nonunique = 0;
+            route = how;
+        } else if (st < 0 || st == LCP_UNDECIDED || s2 == LCP_UNDECIDED) {
+            st = P->findex ? LCP_NOT_SETTLED : LCP_UNDECIDED;   /* honest: no answer */
+        }
+    }
+    if (st == LCP_OK || st == LCP_NONUNIQUE) C.row = -1;
+    if (st == LCP_ERR_NO_SOLUTION) info->certificate = C.cert;
+    if (st >= 0 || st == LCP_ERR_NO_SOLUTION) {
         lcp_residual(P, z, C.w, &R);
         info->residual = R.r2;
         info->residual_inf = R.rinf;
-        if (!isfinite(R.r2) || !isfinite(R.rinf)) st = LCP_ERR_NONFINITE; /* no usable answer */
-        double rmax = 0.0;                  /* accurate to rounding, row by row */
-        int worst = -1;
-        for (int i = 0; st == LCP_OK && i < m; i++) {
-            double lo, hi, s = fabs(P->q[i]);
-            lcp_row_bounds(P, z, i, &lo, &hi);
-            for (int p = P->A.p[i]; p < P->A.p[i + 1]; p++) s += fabs(P->A.x[p] * z[P->A.j[p]]);
-            double r = fabs(z[i] - lcp_mid(lo, z[i] - C.w[i], hi));
-            if (!(r <= REF_ROUND * DBL_EPSILON * s) && !(r / s <= rmax)) {
-                rmax = s > 0.0 ? r / s : INFINITY;
-                worst = i;
-            }
-        }
-        if (worst >= 0) {                   /* blame the row furthest from rounding */
-            C.row = worst;
-            if (P->findex) settled = 0;
-            else st = C.eps > 0.0 ? LCP_ERR_SINGULAR : LCP_ERR_BREAKDOWN;
-        }
-        if (st == LCP_OK && !settled) st = LCP_NOT_SETTLED;
-        else if (st == LCP_OK && nonunique) st = LCP_NONUNIQUE;
-        else if (st == LCP_OK) C.row = -1;
+        if (st > 0 && !isfinite(R.rinf)) st = LCP_ERR_NONFINITE;  /* no usable answer */
     }
     if (st > 0 && !(info->residual_inf <= rbest)) {  /* usable but worse than seen: the best */
         memcpy(z, C.zbest, (size_t)m * sizeof *z);
@@ -1580,6 +1754,10 @@ lcp_status ref_solve(const lcp_problem *P, const lcp_options *opt, const ref_opt
         info->residual = R.r2;
         info->residual_inf = R.rinf;
     }
+    if (st == LCP_OK || st == LCP_NONUNIQUE)
+        info->route = route ? route_names[route] : lemke ? (C.enumerated ? "enumeration" : "lemke")
+                      : coupled ? (coupled == 2 ? "newton" : "coupled")
+                      : C.ipm_done ? "interior-point" : "block";
 
 finish:
     if (have_be) C.be.destroy(&C.be);
@@ -1612,6 +1790,7 @@ finish:
     lcp_free(C.state);
     lcp_free(C.F);
     lcp_free(C.w);
+    lcp_free(C.s);
     lcp_free(C.b);
     lcp_free(C.x);
     lcp_free(C.zc);

@@ -41,6 +41,10 @@ typedef struct ref_options {
                                  that leaves violators).  At most once a solve */
     int ssn;                  /* semismooth Newton on the coupled friction problem: -1 auto,
                                  0 never, k > 0: after round k */
+    int rescue;               /* the other routes when pivoting ends without an answer
+                                 (PGS then Newton; Lemke; enumeration) and, for
+                                 non-symmetric A with friction, PGS then Newton before
+                                 Lemke's rounds: 1 (default) or 0 (tests of one route) */
 } ref_options;
 
 typedef struct ref_stats {

@@ -50,6 +50,7 @@
 #include "ref_internal.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <string.h>
 
@@ -57,6 +58,9 @@
 #define LEMKE_TIE 1e-12  /* ratio ties, relative to max(1, ||q||_inf) */
 #define LEMKE_CHECK 32   /* drift check every this many pivots */
 #define LEMKE_DRIFT 1e-9 /* re-invert when ||q - B x_B||_inf > LEMKE_DRIFT max(1, ||q||_inf) */
+#define LEMKE_CERT 1e-9  /* a certificate needs q^T y < -LEMKE_CERT |q|^T y */
+#define LEMKE_CERT_OK 1e-12 /* ... and (M^T y)_j <= LEMKE_CERT_OK (|M|^T y)_j */
+#define LEMKE_ENUM_N 16  /* an uncertified ray: enumerate the 2^n bases up to this n */
 #define LEMKE_NEAR 1e-9  /* coupled solve: a friction row within this (relative) of a bound of
                             its normal's impulse slides (the rounds settled to 1e-12) */
 
@@ -323,8 +327,78 @@ out:
     return s;
 }
 
+/* A Farkas certificate from the ray's direction y = dz (negative entries cleared): y >= 0,
+ * q^T y < 0 and M^T y <= 0 prove that no u >= 0 has M u + q >= 0, whatever M is.  Returns
+ * the certificate's worst row  max_j (M^T y)_j+ / (|M|^T y)_j  with y scaled to q^T y = -1
+ * (0 for an exact certificate), or INFINITY when q^T y is not clearly negative. */
+static double lk_certify(int n, const double *M, const double *q, double *y)
+{
+    double qy = 0.0, qa = 0.0, worst = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!(y[i] > 0.0)) y[i] = 0.0;
+        qy += q[i] * y[i];
+        qa += fabs(q[i]) * y[i];
+    }
+    if (!(qy < -LEMKE_CERT * qa)) return INFINITY;
+    for (int i = 0; i < n; i++) y[i] /= -qy;
+    for (int j = 0; j < n; j++) {
+        double my = 0.0, ma = 0.0;
+        for (int i = 0; i < n; i++) {
+            double v = M[(size_t)i * n + j] * y[i];
+            my += v;
+            ma += fabs(v);
+        }
+        if (my > 0.0) worst = fmax(worst, ma > 0.0 ? my / ma : INFINITY);
+    }
+    return worst;
+}
+
+/* Every complementary basis of the LCP (M, q), n <= LEMKE_ENUM_N: the first whose solve
+ * M_ZZ u_Z = -q_Z (LU, refined) gives u_Z >= 0 and w >= 0 at rounding; u, or -1. */
+static int lk_enumerate(int n, const double *M, const double *q, double *u)
+{
+    double S[LEMKE_ENUM_N * LEMKE_ENUM_N], x[LEMKE_ENUM_N], r[LEMKE_ENUM_N];
+    int Z[LEMKE_ENUM_N], ipiv[LEMKE_ENUM_N];
+    for (unsigned long set = 0; set < (1ul << n); set++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (set >> i & 1ul) Z[k++] = i;
+        for (int a = 0; a < k; a++) {
+            x[a] = 0.0;
+            for (int b = 0; b < k; b++) S[a * k + b] = M[(size_t)Z[a] * n + Z[b]];
+        }
+        if (k > 0 && LAPACKE_dgetrf(LAPACK_ROW_MAJOR, k, k, S, k, ipiv) != 0) continue;
+        for (int it = 0; k > 0 && it < 3; it++) {   /* x = -M_ZZ^-1 q_Z, refined twice */
+            for (int a = 0; a < k; a++) {
+                r[a] = -q[Z[a]];
+                for (int b = 0; b < k; b++) r[a] -= M[(size_t)Z[a] * n + Z[b]] * x[b];
+            }
+            LAPACKE_dgetrs(LAPACK_ROW_MAJOR, 'N', k, 1, S, k, ipiv, r, 1);
+            for (int a = 0; a < k; a++) x[a] += r[a];
+        }
+        int good = 1;
+        for (int i = 0; i < n; i++) u[i] = 0.0;
+        for (int a = 0; a < k; a++) u[Z[a]] = x[a];
+        for (int i = 0; good && i < n; i++) {
+            double w = q[i], sc = fabs(q[i]);
+            for (int j = 0; j < n; j++) {
+                w += M[(size_t)i * n + j] * u[j];
+                sc += fabs(M[(size_t)i * n + j] * u[j]);
+            }
+            double tol = 64.0 * DBL_EPSILON * sc;
+            good = (set >> i & 1ul) ? u[i] >= -tol : w >= -tol;
+        }
+        if (good) {
+            for (int i = 0; i < n; i++) u[i] = fmax(u[i], 0.0);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
-                         long max_pivots, double *z, long *pivots, int *row)
+                         long max_pivots, double *z, long *pivots, int *row, double *cert,
+                         int *enumerated)
 {
     const lcp_csr *A = &P->A;
     int m = P->m, n = 0;
@@ -391,8 +465,20 @@ lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *h
         }
     }
     lemke_stats ls;
-    st = lemke_lcp(n, M, qq, max_pivots, u, NULL, &ls);
-    *pivots = ls.pivots;
+    double *dz = lcp_malloc((size_t)n + 1, sizeof *dz);
+    lemke_ray ray = {NULL, NULL, dz, NULL, 0.0, 0.0};
+    st = dz ? lemke_lcp(n, M, qq, max_pivots, u, &ray, &ls) : LCP_ERR_NOMEM;
+    *pivots = dz ? ls.pivots : 0;
+    if (st == LCP_ERR_NO_SOLUTION) {            /* a ray: a certificate, or nothing */
+        *cert = lk_certify(n, M, qq, dz);
+        if (!(*cert <= LEMKE_CERT_OK)) {
+            st = n <= LEMKE_ENUM_N && lk_enumerate(n, M, qq, u) == 0 ? LCP_OK : LCP_UNDECIDED;
+            *enumerated = st == LCP_OK;
+            if (st == LCP_UNDECIDED)
+                for (int k = 0; k < n; k++) u[k] = 0.0;  /* no answer: the start */
+        }
+    }
+    lcp_free(dz);
     for (int i = 0; i < m; i++) {                   /* z = s + u - u', in the box */
         double zi = s[i];
         if (vp[i] >= 0) zi += u[vp[i]];

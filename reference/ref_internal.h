@@ -57,9 +57,14 @@ void ref_super_free(ref_super **F);
 /* lemke_ref.c: the boxed problem lo <= z <= hi (frozen bounds; findex not read) with
  * w = A z + q, A any square matrix, by Lemke's method on the standard reformulation.  z: the
  * answer (m entries, within the box); *pivots: Lemke pivots; *row: on LCP_ERR_TOO_LARGE the
- * size cap.  LCP_OK, LCP_ERR_NO_SOLUTION (ray), LCP_PIVOT_CAP, LCP_ERR_TOO_LARGE, ... */
+ * size cap.  A ray is LCP_ERR_NO_SOLUTION only when its direction is a Farkas certificate of
+ * the reformulated LCP (*cert: its worst relative row, at most 1e-12; *cert is left alone
+ * otherwise); without one, the 2^n complementary bases are enumerated when n <= 16
+ * (LCP_OK, *enumerated = 1) and otherwise LCP_UNDECIDED.  Also LCP_PIVOT_CAP,
+ * LCP_ERR_TOO_LARGE, LCP_ERR_NOMEM. */
 lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
-                         long max_pivots, double *z, long *pivots, int *row);
+                         long max_pivots, double *z, long *pivots, int *row, double *cert,
+                         int *enumerated);
 
 /* lemke_ref.c: the coupled friction problem on the partition z shows against the frozen
  * bounds, by a dense LU of A_FF + A_FS C (sliding rows tied to their normals); z replaced

@@ -110,7 +110,11 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
             return BENCH_NOMEM;
         }
         if (failed && !out->quiet) {
-            if (r.info.row >= 0)
+            if (st == LCP_ERR_NO_SOLUTION && isfinite(r.info.certificate))
+                bench_error(cmd, "%s: %s: %s: Farkas certificate y >= 0, q^T y = -1, A^T y <= 0 "
+                            "to %.3g of |A|^T y", I->name, set->label, w.status,
+                            r.info.certificate);
+            else if (r.info.row >= 0)
                 bench_error(cmd, "%s: %s: %s at row %d", I->name, set->label, w.status,
                             r.info.row);
             else bench_error(cmd, "%s: %s: %s", I->name, set->label, w.status);

@@ -388,6 +388,7 @@ static void test_boxed(void)
     ref_options ro;
     ref_options_default(&ro);
     ro.backend = REF_LEMKE;
+    ro.rescue = 0;                              /* the rounds, not PGS then Newton */
     ref_stats rs;
     st = ref_solve(&P, &opt, &ro, z, &info, &rs);
     lcp_residuals R;
@@ -405,6 +406,18 @@ static void test_boxed(void)
     tap_diag("findex non-symmetric m=%d: %s, rounds %d, pivots %ld, ||r||_inf %.3g, sliding %d "
              "sticking %d", m, lcp_status_str(st), rs.rounds, info.pivots, R.rinf, sliding,
              sticking);
+    /* the default: PGS then Newton before Lemke's dense rounds, the same answer */
+    ro.rescue = 1;
+    double *z2 = malloc(sizeof(double) * (size_t)m), dz = 0.0;
+    lcp_status st2 = ref_solve(&P, &opt, &ro, z2, &info, &rs);
+    for (int i = 0; i < m; i++) dz = fmax(dz, fabs(z2[i] - z[i]));
+    lcp_residual(&P, z2, w, &R);
+    ok(st2 == LCP_OK && info.route && strcmp(info.route, "pgs+newton") == 0 && rs.rounds == 0 &&
+           R.rinf <= 1e-10 * fmax(1.0, inf_norm(P.q, m)) && dz <= 1e-9 * fmax(1.0, inf_norm(z, m)),
+       "lemke/findex-nonsym-pgs-newton-m%d", m);
+    tap_diag("findex non-symmetric m=%d by %s: %s, ||r||_inf %.3g, |z - z_rounds| %.3g", m,
+             info.route ? info.route : "?", lcp_status_str(st2), R.rinf, dz);
+    free(z2);
     free(zs);
     free(z);
     free(w);
