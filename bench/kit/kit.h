@@ -452,7 +452,7 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
  * A non-finite kinetic energy (a diverged run) is never comparable. */
 #define BENCH_STATE_KE_REL 0.5
 #define BENCH_STATE_KE_FLOOR 1e-3
-#define BENCH_STATE_HEIGHT 0.25
+#define BENCH_STATE_HEIGHT 0.5
 #define BENCH_STATE_CONTACTS 0.10
 typedef struct bench_state {
     double ke;          /* kinetic energy at the end (J) */

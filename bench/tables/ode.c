@@ -470,7 +470,7 @@ static void claim_o8(bench_claim *c, const char *name, const orow *dz, const oro
     bench_obs o = {.v = tr, .min = tr, .max = tr, .n = 0, .noise = {NAN, NAN}};
     if (isfinite(q) && q >= 1) o.noise[0] = 1 / q, o.noise[1] = q;
     snprintf(lab, sizeof lab, "%s: time ratio", name);
-    bench_claim_add(c, 1, lab, &o, "%.0f");
+    bench_claim_add(c, 1, lab, &o, "%.3g");
     snprintf(lab, sizeof lab, "%s: quickstep wdiff", name);
     bench_claim_in(c, 2, lab, qs->wd, "%.2g");
 }

@@ -193,11 +193,11 @@ static void state_rule(void)
     ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1, "state: 10 J vs 19 J: within 50%%");
     x.ke = 8.5;               /* |10.5| > 0.5 * 19 + 0.91 = 10.41 */
     ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0, "state: 8.5 J vs 19 J: not");
-    x.ke = ref.ke, x.height = 1.0 + 0.06;   /* > 0.25 r = 0.0525 */
+    x.ke = ref.ke, x.height = 1.0 + 0.11;   /* > 0.5 r = 0.105 */
     ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "centre"),
-       "state: centre of mass 0.06 m off (> r/4): not, reason named");
-    x.height = 1.05, x.contacts = 439;
-    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1, "state: 0.05 m, 9.75%% contacts");
+       "state: centre of mass 0.11 m off (> r/2): not, reason named");
+    x.height = 1.10, x.contacts = 439;
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1, "state: 0.10 m, 9.75%% contacts");
     x.contacts = 441;
     ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "contacts"),
        "state: 10.25%% more contacts: not");
