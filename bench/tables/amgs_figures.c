@@ -218,7 +218,8 @@ static int write_md(const bench_table_ctx *t, double g[NSC][NMETH][3],
     fprintf(f, "## Figures 3-5: residual against sweep at step 100\n\n"
                "Instances of amgs-table1 (mu = 0, warm start), tol 1e-8, at most 10000 sweeps: "
                "`plots/pool-iter.png`, `plots/pool-graded-iter.png`, `plots/stack-iter.png` "
-               "(and `-time`), data in `runs.csv` and `history/`.\n\n");
+               "(no timing runs, so no figures against time), data in `runs.csv` and "
+               "`history/`.\n\n");
     fprintf(f, "## Figures 6-8: residual after %d sweeps per step, steps %d to %d\n\n"
                "Friction on, warm start, every method its own trajectory: "
                "`plots/steps-SCENE.png`, data `steps-SCENE.csv`.  Geometric mean of ||r||_2 over "
