@@ -203,21 +203,26 @@ const char *bench_verdict_str(bench_verdict v)
     return v >= 0 && v <= BENCH_UNDECIDABLE ? s[v] : "not tested";
 }
 
-const char *bench_rule_str(const bench_claim_def *d)
+const char *bench_rule_str(const bench_claim_def *d, char *b, size_t n)
 {
-    if (d->need > 0) return "at least k cases in the band";
-    return d->rule == BENCH_RULE_TIMED ? "every case in the band, outside its noise control"
-                                       : "every case in the band";
+    if (d->need > 0)
+        snprintf(b, n, "at least %d case%s in the band%s", d->need, d->need > 1 ? "s" : "",
+                 d->rule == BENCH_RULE_TIMED ? ", outside its noise control" : "");
+    else snprintf(b, n, "%s", d->rule == BENCH_RULE_TIMED
+                                  ? "every case in the band, outside its noise control"
+                                  : "every case in the band");
+    return b;
 }
 
 static void claim_md(FILE *f, int k, const bench_claim *c)
 {
     const bench_claim_def *d = c->def;
     bench_verdict v = bench_claim_verdict(c);
+    char rule[96];
     fprintf(f, "%d. **%s**%s: %s (%s).  Metric: %s; band (fixed before the run): %s; "
                "rule: %s.", k, bench_verdict_str(v),
             v == BENCH_QUALIFIED ? " (the spread crosses the band)" : "", d->quote, d->source,
-            d->metric, d->band, bench_rule_str(d));
+            d->metric, d->band, bench_rule_str(d, rule, sizeof rule));
     if (v == BENCH_NOT_TESTED)
         fprintf(f, "  Not tested, because %s.", c->reason[0] ? c->reason : "no case was run");
     if (v == BENCH_UNDECIDABLE)
@@ -250,6 +255,7 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
     for (int j = 0; j < n; j++) {
         const bench_claim_def *d = c[j].def;
         bench_verdict v = bench_claim_verdict(&c[j]);
+        char rule[96];
         bench_csvw_str(&w, d->id);
         bench_csvw_str(&w, d->kind == BENCH_SOURCE ? "source" : "finding");
         bench_csvw_str(&w, d->source);
@@ -259,7 +265,7 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
         bench_csvw_str(&w, bench_verdict_str(v));
         bench_csvw_str(&w, c[j].numbers);
         bench_csvw_str(&w, v == BENCH_NOT_TESTED ? c[j].reason : "");
-        bench_csvw_str(&w, bench_rule_str(d));
+        bench_csvw_str(&w, bench_rule_str(d, rule, sizeof rule));
         bench_csvw_str(&w, d->changed ? d->changed : "");
         bench_csvw_end(&w);
     }

@@ -433,7 +433,8 @@ void bench_claim_untested(bench_claim *c, const char *reason);
 bench_verdict bench_claim_verdict(const bench_claim *c);
 /* held, held, qualified, did not hold, not decidable, not tested */
 const char *bench_verdict_str(bench_verdict v);
-const char *bench_rule_str(const bench_claim_def *d);   /* the rule in words */
+/* the rule in words into b ("at least 2 cases in the band"); returns b */
+const char *bench_rule_str(const bench_claim_def *d, char *b, size_t n);
 /* "## Claims of the source" and "## Findings of this suite" (Markdown) */
 void bench_claims_md(FILE *f, const bench_claim *c, int n);
 /* DIR/claims.csv: id,kind,source,statement,metric,threshold,verdict,numbers,reason,rule,

@@ -174,6 +174,11 @@ static void claims_rules(void)
        "missing: not tested");
     bench_claim_value(&c[4], "d", 0.7, "%.1f");
     ok(bench_claim_verdict(&c[4]) == BENCH_HELD, "claims: two of three passed: held");
+    char rule[96];
+    ok(!strcmp(bench_rule_str(&d[4], rule, sizeof rule), "at least 2 cases in the band") &&
+           !strcmp(bench_rule_str(&d[1], rule, sizeof rule),
+                   "every case in the band, outside its noise control"),
+       "claims: the rule in words (%s)", rule);
 }
 
 /* the one comparability rule of whole simulations */
