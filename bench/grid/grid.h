@@ -309,21 +309,18 @@ typedef struct bench_sim_out {
     int stands;           /* stack: 1 when every disk is within r/2 of its initial x, the
                              top disk within r/2 of its initial height and the kinetic energy
                              below 1% of sum m g r (at rest); -1: not a stack */
+    bench_state state;    /* what the comparability rule reads (bench_state_comparable) */
 } bench_sim_out;
 /* Step `scene' for `steps' steps with `solver' (amgs-D: beta, gamma 1) at `iters' sweeps per
  * step and tolerance tol (< 0: a fixed `iters' sweeps, no residual test); res (steps entries,
  * or NULL) receives ||r||_2 per step (NaN: no rows).  0, or -1 with msg. */
 int bench_sim_run(const char *scene, const char *solver, double beta, int steps, int iters,
                   double tol, double *res, bench_sim_out *o, char *msg, size_t msglen);
-/* Rule 4 of amgs-table2: is state x physically comparable with the reference state ref?
- * Kinetic energies within a factor BENCH_SIM_KE_FACTOR (or both below BENCH_SIM_KE_REST J),
- * mean contacts within BENCH_SIM_CONTACTS (relative), and the same `stands'.  1 or 0; the
- * reason for 0 into why. */
-#define BENCH_SIM_KE_FACTOR 10.0
-#define BENCH_SIM_KE_REST 1e-4
-#define BENCH_SIM_CONTACTS 0.10
-int bench_sim_comparable(const bench_sim_out *x, const bench_sim_out *ref, char *why,
-                         size_t n);
+/* The state of world W at the end of a run for the kit's comparability rule: its kinetic
+ * energy, the height of its centre of mass against gravity, the energy scale sum m |g| r and
+ * the radius r (the scene's parameter "r"), with the run's mean contacts and standing. */
+void bench_sim_state(const struct prob_world *W, double contacts_mean, int stands,
+                     bench_state *s);
 
 
 /* ---- the regime analysis (regime.c) -------------------------------------------------------

@@ -1,8 +1,8 @@
 /* sim.c: whole simulations as the AMGS tables run them (amgs-table2, amgs-figures): a
  * scene stepped with one solver at a fixed or capped sweep budget, the solve timed around
  * lcp_solve only, and the physical state at the end (kinetic energy, contacts, penetration,
- * whether a stack stands); and the one rule that says whether two runs are in the same
- * physical state (bench_sim_comparable).
+ * whether a stack stands), in the form the kit's one comparability rule reads
+ * (bench_sim_state, bench_state_comparable).
  * Cost: steps x (collision + assembly + the solve). */
 #include "grid.h"
 #include "prob.h"
@@ -74,24 +74,30 @@ int bench_sim_run(const char *scene, const char *solver, double beta, int steps,
         if (!(o->ke_end <= 0.01 * pe)) o->stands = 0;
         lcp_free(x0);
     }
+    bench_sim_state(&W, o->contacts_mean, o->stands, &o->state);
+    if (rc) o->state.ke = NAN;
     prob_world_free(&W);
     return rc;
 }
 
-int bench_sim_comparable(const bench_sim_out *x, const bench_sim_out *ref, char *why,
-                         size_t n)
+void bench_sim_state(const prob_world *W, double contacts_mean, int stands, bench_state *s)
 {
-    why[0] = 0;
-    int rest = x->ke_end <= BENCH_SIM_KE_REST && ref->ke_end <= BENCH_SIM_KE_REST;
-    if (!rest && !(x->ke_end <= BENCH_SIM_KE_FACTOR * ref->ke_end &&
-                   ref->ke_end <= BENCH_SIM_KE_FACTOR * x->ke_end))
-        snprintf(why, n, "kinetic energy %.2g J vs %.2g J", x->ke_end, ref->ke_end);
-    else if (!(fabs(x->contacts_mean - ref->contacts_mean) <=
-               BENCH_SIM_CONTACTS * ref->contacts_mean))
-        snprintf(why, n, "contacts per step %.1f vs %.1f", x->contacts_mean,
-                 ref->contacts_mean);
-    else if (x->stands != ref->stands)
-        snprintf(why, n, "the stack %s", x->stands ? "stands, the reference's fell"
-                                                   : "fell, the reference's stands");
-    return why[0] == 0;
+    double g = sqrt(W->gravity[0] * W->gravity[0] + W->gravity[1] * W->gravity[1] +
+                    W->gravity[2] * W->gravity[2]);
+    double r = prob_param_get(&W->params, "r"), mass = 0, mh = 0;
+    s->ke = prob_kinetic_energy(W);
+    s->r = isfinite(r) && r > 0 ? r : 0;
+    s->escale = 0;
+    for (int k = 0; k < W->nb; k++) {
+        if (!(W->mass[k] > 0 && isfinite(W->mass[k]))) continue;   /* a fixed body */
+        double h = 0;   /* height against gravity: -g . pos / |g| */
+        for (int d = 0; d < 3; d++) h -= W->gravity[d] * W->pos[3 * k + d];
+        if (g > 0) h /= g;
+        mass += W->mass[k];
+        mh += W->mass[k] * h;
+        s->escale += W->mass[k] * g * s->r;                      /* E = sum m |g| r */
+    }
+    s->height = mass > 0 ? mh / mass : 0;
+    s->contacts = contacts_mean;
+    s->stands = stands;
 }

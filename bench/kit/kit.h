@@ -6,8 +6,9 @@
  *   util.c      clock, provenance, errors (one line each), option parsing, progress, output
  *               files and folders written whole (staging), locks, interrupted commands
  *   csv.c       the one CSV reader; history.c the residual histories
- *   report.c    CSV and Markdown writers, claims with verdicts computed from the numbers,
- *               the figure writer and gnuplot; figures.c the convergence figures of a run
+ *   report.c    CSV and Markdown writers, the figure writer and gnuplot;
+ *   claims.c    claims as data with verdicts computed from the numbers; the one
+ *               comparability rule of whole simulations; figures.c the convergence figures of a run
  *               folder; profile.c performance and data profiles
  * The harness computes every residual itself from (A, q, z) with lcp_residual(); it never
  * reads info.residual for its tables.
@@ -19,13 +20,13 @@
  * empty = no value, never NaN, no comment lines: pandas.read_csv(path) and csv.DictReader
  * read them without options.  Provenance goes to DIR/provenance.json, once per folder.
  *
- * CLAIMS.  A claim is a statement of a source (or a finding of this suite) with its location,
- * the metric it is checked on and a threshold fixed in the code before the run.  Each case
- * (scene, seed, ...) adds one number; the verdict follows from the cases: "did not hold" when
- * a case fails, "not tested" (with the reason) when a case could not be measured or there is
- * none, else "held" - qualified when a case held on the median of its instances while their
- * spread crossed the band (bench_claim_spread; rule: one instance is not evidence).  They print in two lists, "Claims of the source" and "Findings of this
- * suite", and as DIR/claims.csv.
+ * CLAIMS (claims.c).  A claim is a statement of a source (or a finding of this suite) with
+ * its location, the metric it is checked on, a band fixed before the run and a rule, all in a
+ * table's static bench_claim_def table.  Each case (scene, seed, ...) adds numbers only; the
+ * kit decides: "held", "held, qualified" (a spread crosses the band), "did not hold", "not
+ * decidable" (a timing case inside its noise control, or without one) and "not tested".
+ * They print in two lists, "Claims of the source" and "Findings of this suite", and as
+ * DIR/claims.csv.  The same physical state of two whole simulations: bench_state_comparable.
  *
  * FIGURES.  bench_fig_write takes the series in memory and writes DIR/BASE.csv (the data,
  * downsampled to at most BENCH_FIG_POINTS points per series keeping the first and last
@@ -352,49 +353,120 @@ const char *bench_fmt(char *b, size_t n, double v, const char *fmt);
 void bench_md_head(FILE *f, int ncol, const char *const *head, const char *align);
 void bench_md_row(FILE *f, int ncol, const char *const *cell);
 
-/* ---- claims ------------------------------------------------------------------------------- */
+/* ---- claims (claims.c) --------------------------------------------------------------------
+ * A table states its claims in one file-scope `static const bench_claim_def' table and hands
+ * the kit numbers only; the kit decides (the rule in claims.c's header and bench/README.md,
+ * "Claims and verdicts"). */
 
 typedef enum bench_claim_kind { BENCH_SOURCE = 0, BENCH_FINDING = 1 } bench_claim_kind;
-typedef enum bench_verdict { BENCH_NOT_TESTED = 0, BENCH_HELD, BENCH_NOT_HELD } bench_verdict;
+typedef enum bench_verdict {
+    BENCH_NOT_TESTED = 0, BENCH_HELD, BENCH_QUALIFIED, BENCH_NOT_HELD, BENCH_UNDECIDABLE
+} bench_verdict;
+typedef enum bench_rule {
+    BENCH_RULE_EACH = 0,   /* every case (or `need' of them) in its band */
+    BENCH_RULE_TIMED       /* the same, and a case inside its noise control is undecided */
+} bench_rule;
 
-typedef struct bench_claim {
+enum { BENCH_NBAND = 4 };
+typedef struct bench_band { double lo, hi; } bench_band;   /* lo <= v <= hi */
+
+typedef struct bench_claim_def {
     const char *id;          /* short, unique in the table: "t1-half" */
     bench_claim_kind kind;
-    const char *source;      /* "Miyamoto et al. 2019, Sec. 5.1, Table 1" */
-    const char *statement;   /* quoted or closely paraphrased */
+    const char *source;      /* source and section: "Miyamoto et al. 2019, Sec. 5.1, Table 1" */
+    const char *quote;       /* the source's sentence, quoted (a finding: its statement) */
     const char *metric;      /* the quantity checked */
-    const char *threshold;   /* fixed before the run, in words ("ratio in [0.35, 0.65]") */
-    double lo, hi;           /* bench_claim_value passes when lo <= v <= hi */
+    const char *band;        /* the band(s), in words, fixed before the run */
+    bench_rule rule;
+    int need;                /* 0: every case; k > 0: at least k cases (an existence claim) */
+    bench_band b[BENCH_NBAND]; /* b[0]: the band of bench_claim_value/spread/timed */
+    const char *changed;     /* NULL, or which verdict changed from the previous version, why */
+} bench_claim_def;
+
+typedef struct bench_claim {
+    const bench_claim_def *def;
     /* filled by the cases: */
-    int ncase, nfail, nmissing;
+    int ncase, npass, nfail, nmissing, nundec;
     int nqual;               /* cases held on their median whose spread crosses the band */
     char numbers[1024];      /* "pool 0.88; stack 0.50 (no)" */
     char reason[256];        /* why not tested */
 } bench_claim;
 
-/* one case whose pass/fail the table decided; the text is appended to numbers */
-void bench_claim_case(bench_claim *c, int ok, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* one case checked as lo <= v <= hi (NaN = a case that could not be measured) */
+/* One case's numbers: a value (n = 0), or the median over n >= 1 instances with min and
+ * max, and for a timing claim its noise control: the [min, max] of the same method measured
+ * against itself the same way (NaN: none). */
+typedef struct bench_obs {
+    double v, min, max;
+    int n;
+    double noise[2];
+} bench_obs;
+
+/* c[j] for d[j], no case yet */
+void bench_claims_init(bench_claim *c, const bench_claim_def *d, int n);
+/* one case checked on band b of the definition; NaN value: a case that was not measured */
+void bench_claim_add(bench_claim *c, int b, const char *label, const bench_obs *o,
+                     const char *fmt);
+/* one number on band 0 (bench_claim_in: on band b) */
 void bench_claim_value(bench_claim *c, const char *label, double v, const char *fmt);
+void bench_claim_in(bench_claim *c, int b, const char *label, double v, const char *fmt);
+/* a yes/no fact as the number 1 or 0 on band b (printed yes or no) */
+void bench_claim_flag(bench_claim *c, int b, const char *label, int yes);
 /* min, median, max of the finite values of v[0..n) into s[3]; returns how many were finite
  * (s NaN when none) */
 int bench_spread(const double *v, int n, double s[3]);
-/* one case over several instances (seeds x steps): checked on the median (lo <= median <= hi)
- * and qualified when the spread (min, max) crosses the band; the numbers read "label median
- * [min, max] (n)".  No finite value: a case that could not be measured. */
+/* the median and spread of v[0..n) as a case (no noise control) */
+bench_obs bench_obs_spread(const double *v, int n);
+/* one case over several instances (seeds x steps): the median on band 0, qualified when the
+ * spread crosses it; the numbers read "label median [min, max] (n)" */
 void bench_claim_spread(bench_claim *c, const char *label, const double *v, int n,
                         const char *fmt);
+/* a timing case: the spread of v and, as its noise control, the [min, max] of noise[0..nn) */
+void bench_claim_timed(bench_claim *c, const char *label, const double *v, int n,
+                       const double *noise, int nn, const char *fmt);
+/* text beside the numbers that decides nothing */
+void bench_claim_note(bench_claim *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* a case that could not be measured (the reason, once) */
 void bench_claim_missing(bench_claim *c, const char *reason);
 /* the whole claim is not tested by this table, and why */
 void bench_claim_untested(bench_claim *c, const char *reason);
 bench_verdict bench_claim_verdict(const bench_claim *c);
-const char *bench_verdict_str(bench_verdict v);   /* held, did not hold, not tested */
+/* held, held, qualified, did not hold, not decidable, not tested */
+const char *bench_verdict_str(bench_verdict v);
+/* the rule in words into b ("at least 2 cases in the band"); returns b */
+const char *bench_rule_str(const bench_claim_def *d, char *b, size_t n);
 /* "## Claims of the source" and "## Findings of this suite" (Markdown) */
 void bench_claims_md(FILE *f, const bench_claim *c, int n);
-/* DIR/claims.csv: id,kind,source,statement,metric,threshold,verdict,numbers,reason */
+/* DIR/claims.csv: id,kind,source,statement,metric,threshold,verdict,numbers,reason,rule,
+ * changed (statement: the quoted sentence; threshold: the band) */
 int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_claim *c, int n);
+
+/* ---- the same physical state (claims.c) ------------------------------------------------------
+ * One rule for every whole-simulation table (bench/README.md, "The same physical state"):
+ * x is comparable with the reference ref when
+ *   |KE_x - KE_ref| <= BENCH_STATE_KE_REL max(KE_x, KE_ref) + BENCH_STATE_KE_FLOOR E,
+ *     E = sum over bodies of m |g| r, the energy of lifting every body by its radius (two
+ *     piles at rest differ by less than the floor however small their energies);
+ *   the centres of mass' heights within BENCH_STATE_HEIGHT r;
+ *   the mean contacts per step within BENCH_STATE_CONTACTS (relative);
+ *   and a stack stands in both or in neither.
+ * A non-finite kinetic energy (a diverged run) is never comparable. */
+#define BENCH_STATE_KE_REL 0.5
+#define BENCH_STATE_KE_FLOOR 1e-3
+#define BENCH_STATE_HEIGHT 0.5
+#define BENCH_STATE_CONTACTS 0.10
+typedef struct bench_state {
+    double ke;          /* kinetic energy at the end (J) */
+    double height;      /* centre of mass's height against gravity at the end (m) */
+    double contacts;    /* contacts per step, mean over the steps */
+    int stands;         /* a stack: 1 stands, 0 fell; -1 not a stack */
+    double escale;      /* E = sum m |g| r (J) */
+    double r;           /* the scene's body radius (m) */
+} bench_state;
+/* 1 or 0; the reason for 0 into why */
+int bench_state_comparable(const bench_state *x, const bench_state *ref, char *why, size_t n);
+/* the rule in one Markdown sentence, the same in every table */
+void bench_state_rule_md(FILE *f);
 
 /* ---- figures ------------------------------------------------------------------------------ */
 

@@ -436,20 +436,45 @@ static int profiles(const bench_table_ctx *t, const bench_csv *T, const peers *Q
     return rc;
 }
 
-/* two findings per peer, and ldlt-ref at rounding; statements in st (NOTE each) */
-static int findings(const peers *Q, bench_claim *cl, char (*st)[2][NOTE])
+/* the findings, stated once: two per peer (PEER in the id and the statement is its name)
+ * and ldlt-ref at rounding */
+enum { F_SOLVES, F_FASTER, F_ROUNDING };
+static const bench_claim_def defs[3] = {
+    {.id = "PEER-solves", .kind = BENCH_FINDING, .source = "this suite (peers table)",
+     .quote = "PEER reaches ||r||_2 <= 1e-6 and zdiff <= 1e-6 on every instance it accepts",
+     .metric = "max(||r||_2, zdiff) per accepted instance", .band = "<= 1e-6",
+     .b = {{0, BAD}}},
+    {.id = "PEER-faster", .kind = BENCH_FINDING, .source = "this suite (peers table)",
+     .quote = "PEER is faster than the fastest of our solvers on every instance both solve "
+              "(||r||_2 <= 1e-6)",
+     .metric = "median time / that of our fastest solver solving it; noise control: that "
+               "solver's timing samples against themselves (min/max and max/min)",
+     .band = "< 1 (times measured under load)", .rule = BENCH_RULE_TIMED,
+     .b = {{0, 1 - 1e-12}}},
+    {.id = "ldlt-ref-rounding", .kind = BENCH_FINDING, .source = "this suite (peers table)",
+     .quote = "the reference ldlt-ref solves every instance to rounding",
+     .metric = "||r||_2 / max(1, ||q||_2)", .band = "<= 1e-12", .b = {{0, ROUNDING}}},
+};
+
+/* defs[k] for peer `name' into d (id and statement in st, NOTE each) */
+static void peer_def(bench_claim_def *d, int k, const char *name, char (*st)[NOTE])
+{
+    *d = defs[k];
+    snprintf(st[0], NOTE, "%s%s", name, defs[k].id + 4);
+    snprintf(st[1], NOTE, "%s%s", name, defs[k].quote + 4);
+    d->id = st[0];
+    d->quote = st[1];
+}
+
+/* two findings per peer, and ldlt-ref at rounding; their definitions in d, the texts in st */
+static int findings(const peers *Q, bench_claim *cl, bench_claim_def *d, char (*st)[2][NOTE])
 {
     int n = 0;
     for (int s = 0; s < Q->ns; s++) {
         if (!is_peer(Q->S[s])) continue;
         const char *name = Q->S[s]->name;
-        snprintf(st[n][0], NOTE, "%s-solves", name);
-        snprintf(st[n][1], NOTE, "%s reaches ||r||_2 <= 1e-6 and zdiff <= 1e-6 on every "
-                 "instance it accepts", name);
-        cl[n] = (bench_claim){.id = st[n][0], .kind = BENCH_FINDING,
-                              .source = "this suite (peers table)", .statement = st[n][1],
-                              .metric = "max(||r||_2, zdiff) per accepted instance",
-                              .threshold = "<= 1e-6", .lo = 0, .hi = BAD};
+        peer_def(&d[n], F_SOLVES, name, st[n]);
+        bench_claims_init(&cl[n], &d[n], 1);
         for (int p = 0; p < Q->np; p++) {
             const cell *c = at(Q, p, s);
             if (c->row < 0 || !c->accepted) continue;
@@ -458,33 +483,25 @@ static int findings(const peers *Q, bench_claim *cl, char (*st)[2][NOTE])
         }
         if (cl[n].ncase == 0) bench_claim_untested(&cl[n], "it accepted no instance");
         n++;
-        snprintf(st[n][0], NOTE, "%s-faster", name);
-        snprintf(st[n][1], NOTE, "%s is faster than the fastest of our solvers on every "
-                 "instance both solve (||r||_2 <= 1e-6)", name);
-        cl[n] = (bench_claim){.id = st[n][0], .kind = BENCH_FINDING,
-                              .source = "this suite (peers table)", .statement = st[n][1],
-                              .metric = "median time / that of our fastest solver solving it",
-                              .threshold = "< 1 (times measured under load)", .lo = 0,
-                              .hi = 1 - 1e-12};
+        peer_def(&d[n], F_FASTER, name, st[n]);
+        bench_claims_init(&cl[n], &d[n], 1);
         for (int p = 0; p < Q->np; p++) {
-            const cell *c = at(Q, p, s);
+            const cell *c = at(Q, p, s), *us;
             int o = fastest_ours(Q, p);
             if (!c->solved || o < 0 || !isfinite(c->t)) continue;
             char lab[BENCH_LABEL + 48];
             snprintf(lab, sizeof lab, "%s (vs %s)", Q->I[p].name, Q->S[o]->name);
-            bench_claim_value(&cl[n], lab, c->t / fmax(at(Q, p, o)->t, 1e-9), "%.2g");
+            us = at(Q, p, o);
+            double v = c->t / fmax(us->t, 1e-9), noise[2] = {us->tmin / us->tmax,
+                                                             us->tmax / us->tmin};
+            bench_claim_timed(&cl[n], lab, &v, 1, noise, 2, "%.2g");
         }
         if (cl[n].ncase == 0) bench_claim_untested(&cl[n], "it solved no instance");
         n++;
     }
     for (int s = 0; s < Q->ns; s++) {
         if (strcmp(Q->S[s]->name, "ldlt-ref")) continue;
-        cl[n] = (bench_claim){.id = "ldlt-ref-rounding", .kind = BENCH_FINDING,
-                              .source = "this suite (peers table)",
-                              .statement = "the reference ldlt-ref solves every instance to "
-                                           "rounding",
-                              .metric = "||r||_2 / max(1, ||q||_2)", .threshold = "<= 1e-12",
-                              .lo = 0, .hi = ROUNDING};
+        bench_claims_init(&cl[n], &defs[F_ROUNDING], 1);
         for (int p = 0; p < Q->np; p++)
             if (at(Q, p, s)->row >= 0)
                 bench_claim_value(&cl[n], Q->I[p].name, at(Q, p, s)->rel, "%.1e");
@@ -702,16 +719,18 @@ int bench_table_peers(const bench_table_ctx *t)
     rc |= profiles(t, &T, &Q);
     int maxcl = 2 * Q.ns + 1, ncl;
     bench_claim *cl = lcp_calloc((size_t)maxcl, sizeof *cl);
+    bench_claim_def *d = lcp_calloc((size_t)maxcl, sizeof *d);
     char (*st)[2][NOTE] = lcp_calloc((size_t)maxcl, sizeof *st);
-    if (!cl || !st) {
+    if (!cl || !d || !st) {
         bench_error(t->cmd, "out of memory");
         rc = 1;
     } else {
-        ncl = findings(&Q, cl, st);
+        ncl = findings(&Q, cl, d, st);
         rc |= bench_claims_csv(t->cmd, t->out, t->force, cl, ncl);
         rc |= write_md(t, &Q, cl, ncl);
     }
     lcp_free(cl);
+    lcp_free(d);
     lcp_free(st);
 done:
     if (parsed) bench_suite_free(&S);

@@ -479,33 +479,28 @@ static int one_scene(const bench_table_ctx *t, scene_out *so)
 
 enum { NCLAIM = 6 };
 
-/* three claims per scene, as the source states them for each of its two examples */
-static void claims(const scene_out *so, bench_claim *cl, char (*st)[160])
+/* three claims per scene, as the source states them for each of its two examples (the
+ * order of so[]: capsule, three-spheres) */
+#define RO_SRC "Andrews et al. 2017, Sec. 1, Figs. 2 and 3"
+#define RO_BEST(sc) {.id = "reorder-best-" sc, .source = RO_SRC, .b = {{0, 19}}, \
+    .quote = sc ": \"The best ordering converges in less than 20 iterations\"", \
+    .metric = "PGS sweeps of the best ordering to ||r||_2 <= 1e-4", .band = "under 20"}
+#define RO_WORST(sc) {.id = "reorder-worst-" sc, .source = RO_SRC, .b = {{26, INFINITY}}, \
+    .quote = sc ": \"for the worst ordering, the error remains high even after 25 " \
+             "iterations\"", \
+    .metric = "PGS sweeps of the worst ordering to ||r||_2 <= 1e-4", .band = "over 25"}
+#define RO_SPREAD(sc) {.id = "reorder-spread-" sc, .source = RO_SRC, .b = {{10, INFINITY}}, \
+    .quote = sc ": there is a large variation in the number of iterations required", \
+    .metric = "worst minus best sweeps", .band = "at least 10"}
+static const bench_claim_def defs[NCLAIM] = {
+    RO_BEST("capsule"), RO_WORST("capsule"), RO_SPREAD("capsule"),
+    RO_BEST("three-spheres"), RO_WORST("three-spheres"), RO_SPREAD("three-spheres")};
+
+static void claims(const scene_out *so, bench_claim *cl)
 {
-    static const char *const src = "Andrews et al. 2017, Sec. 1, Figs. 2 and 3";
-    static const char *const id[2][3] = {
-        {"reorder-best-capsule", "reorder-worst-capsule", "reorder-spread-capsule"},
-        {"reorder-best-three-spheres", "reorder-worst-three-spheres",
-         "reorder-spread-three-spheres"}};
+    bench_claims_init(cl, defs, NCLAIM);
     for (int s = 0; s < 2; s++) {
         bench_claim *c = cl + 3 * s;
-        const bench_claim init[3] = {
-            {.id = id[s][0], .source = src, .lo = 0, .hi = 19, .statement = st[3 * s],
-             .metric = "PGS sweeps of the best ordering to ||r||_2 <= 1e-4",
-             .threshold = "under 20"},
-            {.id = id[s][1], .source = src, .lo = 26, .hi = INFINITY, .statement = st[3 * s + 1],
-             .metric = "PGS sweeps of the worst ordering to ||r||_2 <= 1e-4",
-             .threshold = "over 25"},
-            {.id = id[s][2], .source = src, .lo = 10, .hi = INFINITY, .statement = st[3 * s + 2],
-             .metric = "worst minus best sweeps", .threshold = "at least 10"},
-        };
-        snprintf(st[3 * s], 160, "%s: the best ordering converges in less than 20 iterations",
-                 so[s].scene);
-        snprintf(st[3 * s + 1], 160, "%s: for the worst ordering, the error remains high even "
-                 "after 25 iterations", so[s].scene);
-        snprintf(st[3 * s + 2], 160, "%s: there is a large variation in the number of "
-                 "iterations required", so[s].scene);
-        memcpy(c, init, sizeof init);
         bench_claim_value(&c[0], "best", so[s].min, "%.0f");
         bench_claim_value(&c[1], "worst", so[s].max, "%.0f");
         bench_claim_value(&c[2], "worst - best =", so[s].max - so[s].min, "%.0f");
@@ -549,11 +544,10 @@ int bench_table_reorder(const bench_table_ctx *t)
     int rc = 0;
     for (int s = 0; s < 2 && !rc; s++) rc |= one_scene(t, &so[s]);
     bench_claim cl[NCLAIM];
-    char st[NCLAIM][160];
     bench_out o;
     FILE *f = NULL;
     if (!rc) {
-        claims(so, cl, st);
+        claims(so, cl);
         rc = bench_claims_csv(t->cmd, t->out, t->force, cl, NCLAIM);
         f = bench_table_md(t, &o, "reorder.md", "reorder: constraint ordering and PGS "
                                                 "(Andrews, Erleben, Kry, Teichmann)");

@@ -1,8 +1,8 @@
 /* test_amgs2.c: the whole-simulation loop of amgs-table2 and amgs-figures
  * (bench/grid/sim.c), as TAP: the fixed budget (tol < 0) runs exactly `iters' sweeps on
  * every step with rows, the physical state is filled (kinetic energy, contacts, penetration,
- * the stack's standing), and the rule that marks a row not comparable with the reference's
- * state, on constructed states on both sides of each threshold.
+ * the stack's standing) and handed to the kit's comparability rule (bench_state_comparable,
+ * whose thresholds test_report.c checks on constructed states).
  * Cost: two 20-step simulations of the 30-disk stack (under a second in release). */
 #include "grid.h"
 #include "tap.h"
@@ -30,43 +30,32 @@ static void fixed_budget(const char *solver, double beta)
        o.sweeps);
 }
 
-static void comparable(void)
+/* the state the kit's comparability rule reads (its thresholds: test_report.c) */
+static void state(void)
 {
-    bench_sim_out ref = {.ke_end = 1.0, .contacts_mean = 100, .stands = -1}, x = ref;
-    char why[128];
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 1 && !why[0],
-       "comparable: the same state");
-    x.ke_end = 9.9;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 1, "comparable: KE x 9.9");
-    x.ke_end = 10.1 * BENCH_SIM_KE_FACTOR / 10;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "kinetic"),
-       "not comparable: KE x 10.1, reason named");
-    x.ke_end = 0.099;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 0, "not comparable: KE / 10.1");
-    x.ke_end = 1e-9;
-    ref.ke_end = 5e-5;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 1,
-       "comparable: both at rest (below 1e-4 J)");
-    ref.ke_end = x.ke_end = 1.0;
-    x.contacts_mean = 111;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "contacts"),
-       "not comparable: 11%% more contacts");
-    x.contacts_mean = 109;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 1, "comparable: 9%% more contacts");
-    x.stands = 0;
-    ref.stands = 1;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "fell"),
-       "not comparable: the stack fell where the reference's stands");
-    x.ke_end = NAN;
-    x.stands = 1;
-    ok(bench_sim_comparable(&x, &ref, why, sizeof why) == 0,
-       "not comparable: a diverged (NaN) kinetic energy");
+    bench_sim_out a, b;
+    char msg[4400] = "", why[160];
+    int rc = bench_sim_run("stack", "pgs", 0, 20, 200, -1.0, NULL, &a, msg, sizeof msg) |
+             bench_sim_run("stack", "amgs-D", 0.5, 20, 200, -1.0, NULL, &b, msg, sizeof msg);
+    /* stack: 30 disks of 1 kg and r = 0.18 m under 9.81 m/s^2 */
+    ok(rc == 0 && a.state.ke == a.ke_end && a.state.contacts == a.contacts_mean &&
+           a.state.stands == a.stands && fabs(a.state.r - 0.18) < 1e-12 &&
+           a.state.escale > 0 && a.state.height > 0,
+       "state: filled from the run (KE %.2e J, E %.3g J, height %.3f m, r %.2f m)",
+       a.state.ke, a.state.escale, a.state.height, a.state.r);
+    ok(fabs(a.state.escale / (30 * 9.81 * 0.18) - 1) < 1e-3,   /* g 9.81 or 9.80665 */
+       "state: E = sum m |g| r (%.3g J)", a.state.escale);
+    ok(bench_state_comparable(&b.state, &a.state, why, sizeof why) == 1,
+       "state: amgs-D's standing stack is PGS's state (%s)", why[0] ? why : "comparable");
+    b.state.stands = 0;
+    ok(bench_state_comparable(&b.state, &a.state, why, sizeof why) == 0 && strstr(why, "fell"),
+       "state: a stack that fell is not");
 }
 
 int main(void)
 {
     fixed_budget("pgs", 0);
     fixed_budget("amgs-D", 0.5);
-    comparable();
+    state();
     return tap_done();
 }

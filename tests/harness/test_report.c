@@ -99,27 +99,131 @@ static int contains_in_order(const char *text, const char *a, const char *b)
     return x && y && x < y;
 }
 
+static const bench_claim_def defs[5] = {
+    {.id = "met", .source = "Someone 2020, Sec. 1", .quote = "about half", .metric = "ratio",
+     .band = "in [0.35, 0.65]", .b = {{0.35, 0.65}}},
+    {.id = "missed", .source = "Someone 2020, Sec. 2", .quote = "about half, again",
+     .metric = "ratio", .band = "in [0.35, 0.65]", .b = {{0.35, 0.65}}},
+    {.id = "untested", .source = "Someone 2020, Sec. 3", .quote = "fastest, always",
+     .metric = "time", .band = "none fixed"},
+    {.id = "ours", .kind = BENCH_FINDING, .source = "this suite", .quote = "equal, \"exactly\"",
+     .metric = "sweeps", .band = "equal", .b = {{0, 0}}},
+    {.id = "partial", .source = "Someone 2020, Sec. 4", .quote = "on every scene",
+     .metric = "ratio", .band = "in [0, 1]", .b = {{0, 1}}},
+};
+
+/* the verdicts the kit adds: qualified, not decidable, an existence claim, bands */
+static void claims_rules(void)
+{
+    static const bench_claim_def d[6] = {
+        {.id = "spread", .quote = "half", .b = {{0.4, 0.6}}},
+        {.id = "timed", .quote = "faster", .rule = BENCH_RULE_TIMED, .b = {{0, 1 - 1e-12}}},
+        {.id = "exists", .quote = "somewhere", .need = 1, .b = {{2, INFINITY}}},
+        {.id = "bands", .quote = "two things", .b = {{1, 1}, {0, 0.01}}},
+        {.id = "two", .quote = "two of three", .need = 2, .b = {{0, 0.8}}},
+        {.id = "noisy", .quote = "a ratio", .b = {{0.9, 1.1}}},
+    };
+    bench_claim c[6];
+    bench_claims_init(c, d, 6);
+    const double crossing[5] = {0.38, 0.45, 0.5, 0.55, 0.58};   /* median 0.5, min 0.38 */
+    bench_claim_spread(&c[0], "pool", crossing, 5, "%.2f");
+    ok(bench_claim_verdict(&c[0]) == BENCH_QUALIFIED && c[0].nqual == 1 &&
+           !strcmp(bench_verdict_str(BENCH_QUALIFIED), "held, qualified") &&
+           strstr(c[0].numbers, "pool median 0.50 [0.38, 0.58] (5)"),
+       "claims: median in the band, min 0.38 below 0.4: held, qualified");
+    const double inside[2] = {0.45, 0.55};
+    bench_claim_spread(&c[5], "a", inside, 2, "%.2f");
+    ok(bench_claim_verdict(&c[5]) == BENCH_NOT_HELD, "claims: median 0.5 outside [0.9, 1.1]: "
+       "did not hold");
+    const double ratio[3] = {1.2, 1.3, 1.4}, noise[3] = {0.7, 0.9, 2.2}, clear[3] = {0.5,
+                                                                                  0.55, 0.6};
+    bench_claim_timed(&c[1], "b0.1", ratio, 3, noise, 3, "%.2f");
+    ok(bench_claim_verdict(&c[1]) == BENCH_UNDECIDABLE && c[1].nfail == 0 &&
+           strstr(c[1].numbers, "noise control [0.70, 2.20]") &&
+           !strcmp(bench_verdict_str(BENCH_UNDECIDABLE), "not decidable"),
+       "claims: a timing ratio 1.3 > 1 inside its noise control [0.7, 2.2]: not decidable");
+    bench_claim_timed(&c[1], "b0.5", clear, 3, noise, 3, "%.2f");
+    ok(bench_claim_verdict(&c[1]) == BENCH_UNDECIDABLE, "claims: one undecided case keeps the "
+       "claim not decidable");
+    bench_claims_init(&c[1], &d[1], 1);
+    const double tight[3] = {0.97, 1.0, 1.03};
+    bench_claim_timed(&c[1], "b0.5", clear, 3, tight, 3, "%.2f");
+    ok(bench_claim_verdict(&c[1]) == BENCH_HELD, "claims: 0.55 outside the noise [0.97, 1.03] "
+       "and in the band: held");
+    bench_claim_timed(&c[1], "b0.9", ratio, 3, tight, 3, "%.2f");
+    ok(bench_claim_verdict(&c[1]) == BENCH_NOT_HELD, "claims: 1.3 outside the noise and the "
+       "band: did not hold");
+    bench_claims_init(&c[1], &d[1], 1);
+    bench_claim_value(&c[1], "no noise", 0.5, "%.2f");
+    ok(bench_claim_verdict(&c[1]) == BENCH_UNDECIDABLE && strstr(c[1].numbers, "no noise "
+       "control"), "claims: a timing case without a noise control: not decidable");
+    bench_claim_value(&c[2], "pool", 1.3, "%.1f");
+    ok(bench_claim_verdict(&c[2]) == BENCH_NOT_HELD, "claims: existence, no case yet in the "
+       "band: did not hold");
+    bench_claim_value(&c[2], "spheres", 2.5, "%.1f");
+    ok(bench_claim_verdict(&c[2]) == BENCH_HELD, "claims: existence, one case of two: held");
+    bench_claim_flag(&c[3], 0, "quiet", 1);
+    bench_claim_in(&c[3], 1, "stretch", 0.02, "%.2f");
+    ok(bench_claim_verdict(&c[3]) == BENCH_NOT_HELD && strstr(c[3].numbers, "quiet yes") &&
+           strstr(c[3].numbers, "stretch 0.02 (no)"),
+       "claims: a flag on band 0 held, 0.02 on band 1 [0, 0.01] failed: did not hold");
+    bench_claim_value(&c[4], "a", 0.5, "%.1f");
+    bench_claim_value(&c[4], "b", 0.9, "%.1f");
+    bench_claim_missing(&c[4], "c: not measured");
+    ok(bench_claim_verdict(&c[4]) == BENCH_NOT_TESTED, "claims: two of three, one passed, one "
+       "missing: not tested");
+    bench_claim_value(&c[4], "d", 0.7, "%.1f");
+    ok(bench_claim_verdict(&c[4]) == BENCH_HELD, "claims: two of three passed: held");
+    char rule[96];
+    ok(!strcmp(bench_rule_str(&d[4], rule, sizeof rule), "at least 2 cases in the band") &&
+           !strcmp(bench_rule_str(&d[1], rule, sizeof rule),
+                   "every case in the band, outside its noise control"),
+       "claims: the rule in words (%s)", rule);
+}
+
+/* the one comparability rule of whole simulations */
+static void state_rule(void)
+{
+    char why[160];
+    bench_state ref = {.ke = 1.4e-4, .height = 1.0, .contacts = 400, .stands = -1,
+                       .escale = 910, .r = 0.21};
+    bench_state x = ref;
+    x.ke = 1e-5;   /* two piles at rest: far below the floor 0.91 J */
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1 && !why[0],
+       "state: 1e-5 J and 1.4e-4 J at rest are the same state");
+    x.ke = 2.0, ref.ke = 4e-5;   /* a 5e4x gap */
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "kinetic"),
+       "state: 2 J against 4e-5 J (above the floor) is not");
+    x.ke = 10, ref.ke = 19;   /* |9| <= 0.5 * 19 + 0.91 */
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1, "state: 10 J vs 19 J: within 50%%");
+    x.ke = 8.5;               /* |10.5| > 0.5 * 19 + 0.91 = 10.41 */
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0, "state: 8.5 J vs 19 J: not");
+    x.ke = ref.ke, x.height = 1.0 + 0.11;   /* > 0.5 r = 0.105 */
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "centre"),
+       "state: centre of mass 0.11 m off (> r/2): not, reason named");
+    x.height = 1.10, x.contacts = 439;
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 1, "state: 0.10 m, 9.75%% contacts");
+    x.contacts = 441;
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "contacts"),
+       "state: 10.25%% more contacts: not");
+    x.contacts = 400, x.stands = 0, ref.stands = 1;
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0 && strstr(why, "fell"),
+       "state: the stack fell where the reference's stands: not");
+    x.stands = 1, x.ke = NAN;
+    ok(bench_state_comparable(&x, &ref, why, sizeof why) == 0, "state: a diverged (NaN) "
+       "kinetic energy: not");
+}
+
 static void claims(const char *dir)
 {
-    bench_claim c[5] = {
-        {.id = "met", .source = "Someone 2020, Sec. 1", .statement = "about half",
-         .metric = "ratio", .threshold = "in [0.35, 0.65]", .lo = 0.35, .hi = 0.65},
-        {.id = "missed", .source = "Someone 2020, Sec. 2", .statement = "about half, again",
-         .metric = "ratio", .threshold = "in [0.35, 0.65]", .lo = 0.35, .hi = 0.65},
-        {.id = "untested", .source = "Someone 2020, Sec. 3", .statement = "fastest, always",
-         .metric = "time", .threshold = "none fixed"},
-        {.id = "ours", .kind = BENCH_FINDING, .source = "this suite",
-         .statement = "equal, \"exactly\"", .metric = "sweeps", .threshold = "equal",
-         .lo = 0, .hi = 0},
-        {.id = "partial", .source = "Someone 2020, Sec. 4", .statement = "on every scene",
-         .metric = "ratio", .threshold = "in [0, 1]", .lo = 0, .hi = 1},
-    };
+    bench_claim c[5];
+    bench_claims_init(c, defs, 5);
     bench_claim_value(&c[0], "pool", 0.5, "%.2f");
     bench_claim_value(&c[0], "stack", 0.65, "%.2f");
     bench_claim_value(&c[1], "pool", 0.5, "%.2f");
     bench_claim_value(&c[1], "stack", 0.88, "%.2f");
     bench_claim_untested(&c[2], "no threshold was fixed");
-    bench_claim_case(&c[3], 1, "%d vs %d", 766, 766);
+    bench_claim_value(&c[3], "766 - 766 =", 0, "%.0f");
     bench_claim_value(&c[4], "pool", 0.5, "%.2f");
     bench_claim_value(&c[4], "stack", NAN, "%.2f");
     ok(bench_claim_verdict(&c[0]) == BENCH_HELD, "claims: threshold met on every case: held");
@@ -130,7 +234,8 @@ static void claims(const char *dir)
        "claims: not tested carries its reason");
     ok(bench_claim_verdict(&c[4]) == BENCH_NOT_TESTED && strstr(c[4].reason, "stack"),
        "claims: a case not measured makes it not tested, with the reason");
-    bench_claim none = {.id = "none"};
+    bench_claim none;
+    bench_claims_init(&none, defs, 1);
     ok(bench_claim_verdict(&none) == BENCH_NOT_TESTED, "claims: no case: not tested");
     char path[4200];
     snprintf(path, sizeof path, "%s/claims.md", dir);
@@ -196,6 +301,8 @@ int main(int argc, char **argv)
     history(sub);
     csv(sub);
     claims(sub);
+    claims_rules();
+    state_rule();
     groups();
     return tap_done();
 }
