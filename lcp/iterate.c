@@ -48,6 +48,15 @@
 
 #include <string.h>
 
+void lcp_project_from(const lcp_problem *P, const double *zb, double *z)
+{
+    for (int i = 0; i < P->m; i++) {
+        double lo, hi;
+        lcp_row_bounds(P, zb, i, &lo, &hi);
+        z[i] = lcp_mid(lo, z[i], hi);
+    }
+}
+
 void lcp_project(const lcp_problem *P, double *z)
 {
     /* uncoupled rows first, then coupled rows whose bounds depend on them */

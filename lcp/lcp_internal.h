@@ -236,6 +236,9 @@ void lcp_pgs_close(lcp_pgs *s);
 /* z <- mid(lo_eff, z, hi_eff): uncoupled rows first, then the friction rows with bounds
  * from the projected normals (the box of the current iterate) */
 void lcp_project(const lcp_problem *P, double *z);
+/* z <- mid(lo(zb), z, hi(zb)): the box of the normals of zb (zb may be z only when P has
+ * no friction index) */
+void lcp_project_from(const lcp_problem *P, const double *zb, double *z);
 
 /* ---- thread pool (pool.c) and row colouring (pgs_color.c) -------------------------- */
 typedef struct lcp_pool lcp_pool;
