@@ -246,14 +246,6 @@ typedef struct lcp_history {
     double *merit;    /* the method's own merit (NaN when it has none) */
 } lcp_history;
 
-/* Newton's inner solve (newton-min, newton-fb) */
-typedef enum lcp_inner {
-    LCP_INNER_CG = 0,    /* Jacobi-preconditioned conjugate gradients, products with A */
-    LCP_INNER_KLU        /* sparse LU (KLU) of the reduced system, assembled A */
-} lcp_inner;
-
-LCP_API const char *lcp_inner_name(lcp_inner s);
-
 typedef struct lcp_options {
     int max_iter;        /* 1000: sweep cap */
     double tol;          /* 1e-6: stop at ||r||_2 <= tol; tol < 0 never tests (timing runs) */
@@ -294,15 +286,16 @@ typedef struct lcp_options {
                             the momentum step */
     int pgs_sweeps;      /* 5: pgs-sm, PGS sweeps before each subspace phase */
     int sm_steps;        /* 5: pgs-sm, subspace steps at most per phase */
-    int inner_max;       /* 0: CG iterations per inner solve; 0 = solver default (pgs-sm 10,
-                            newton 100) */
+    int inner_max;       /* 0: CG iterations per inner solve (Newton's inner solver and
+                            pgs-sm's subspace solver are Jacobi-preconditioned CG); 0 = solver
+                            default (pgs-sm 10, newton 100) */
     double forcing;      /* 0.1: Newton's inner tolerance eta_k = min(forcing, ||F||) relative
                             to the right-hand side (inexact Newton) */
-    lcp_inner inner;     /* LCP_INNER_CG: Newton's inner solve */
     double step;         /* 0: first step 1/L (apgd) or alpha_0 (spg); 0 = the source's
                             estimate */
     int memory;          /* 10: spg's nonmonotone window M */
-    double rho;          /* 0: admm penalty; 0 = OSQP's rule sqrt(tr A / m) ... (admm.c) */
+    double rho;          /* 0: admm's first penalty; 0 = 0.1 mean(a_ii) (OSQP's 0.1 on its
+                            scaled problem), then OSQP's adaptive rule (admm.c) */
     double sigma;        /* 1e-6: admm's proximal term */
     double relax;        /* 1.6: admm's over-relaxation alpha */
 } lcp_options;
@@ -335,7 +328,7 @@ typedef struct lcp_info {
                             ran itself (lcp_solve without options.prepared, or pgs, pgs-color
                             called without a prepared set-up that fits); 0 when it was given
                             one or had nothing to set up */
-    double factor_time;  /* seconds of factorisations (newton with klu, admm), counted in
+    double factor_time;  /* seconds of factorisations (admm), counted in
                             factorizations and apart from work */
 } lcp_info;
 

@@ -192,7 +192,7 @@ static lcp_status newton_solve(const lcp_problem *P, const lcp_options *opt, dou
     lcp_info_init(info);
     newton_ctx c = {.P = P, .fb = fb, .forcing = opt->forcing,
                     .inner_max = opt->inner_max > 0 ? opt->inner_max : NEWTON_INNER};
-    lcp_status st = opt->forcing > 0.0 && opt->inner_max >= 0 && opt->inner == LCP_INNER_CG
+    lcp_status st = opt->forcing > 0.0 && opt->inner_max >= 0
                         ? lcp_linop_init(&c.L, P, opt->form, &info->row) : LCP_ERR_ARG;
     size_t m = (size_t)P->m;
     double *v = lcp_malloc(15 * m + 1, sizeof(double));

@@ -78,7 +78,6 @@ void lcp_options_default(lcp_options *o)
     o->sm_steps = 5;
     o->inner_max = 0;
     o->forcing = 0.1;
-    o->inner = LCP_INNER_CG;
     o->step = 0.0;
     o->memory = 10;
     o->rho = 0.0;
@@ -147,15 +146,6 @@ lcp_status lcp_order_parse(const char *s, lcp_order *o)
             return LCP_OK;
         }
     return LCP_ERR_ARG;
-}
-
-const char *lcp_inner_name(lcp_inner s)
-{
-    switch (s) {
-    case LCP_INNER_CG: return "cg";
-    case LCP_INNER_KLU: return "klu";
-    }
-    return "?";
 }
 
 const char *lcp_form_name(lcp_form f)
