@@ -30,6 +30,11 @@
  * psi(z_t) > psi(z) + sigma t grad'd (sigma = 1e-4), z_t = z + t d (min-map: clipped to the
  * box, the projected search).  A failed search with the Newton direction retries with the
  * gradient; a failed gradient search stops the loop (max-iterations, best iterate).
+ * newton-fb's search is nonmonotone (Grippo, Lampariello, Lucidi 1986): psi(z) is replaced
+ * by the largest psi of the last 10 iterates.  On a captured 46055-row frictionless pile
+ * (tol 1e-10) that took newton-fb from a stall at 1.5e-2 after 500 steps to 192 steps;
+ * the same window made newton-min stall (0.19 after 500 steps, against 200 steps to 1e-10
+ * monotone), so the min-map's search stays monotone.
  *
  * WORK (products with A): A d (one per step: every trial's w_t = w + t A d, or one product
  * per trial of the clipped min-map search), A d_B, one per CG iteration, and grad psi.
@@ -51,6 +56,7 @@
 #define NEWTON_P 2.1
 #define NEWTON_TMIN 1e-12
 #define NEWTON_INNER 100
+#define NEWTON_M 10          /* newton-fb's nonmonotone window (Grippo, Lampariello, Lucidi) */
 #define SQRT1_2 0.70710678118654752440
 
 typedef struct newton_ctx {
@@ -60,6 +66,9 @@ typedef struct newton_ctx {
     double *w, *phi, *da, *db, *d, *grad, *Ad, *zt, *wt, *rhs, *shift, *ws;
     unsigned char *mask;     /* S: the rows of the reduced system */
     double psi, forcing, reported;
+    double last[NEWTON_M];   /* psi of the last NEWTON_M iterates */
+    double psi_ref;          /* their largest: the search's reference */
+    int window;              /* iterates in it: NEWTON_M (fb), 1 (min-map: monotone) */
     int inner_max;
 } newton_ctx;
 
@@ -149,7 +158,7 @@ static int line_search(newton_ctx *c, double *z, double slope)
             for (int i = 0; i < m; i++) c->wt[i] = c->w[i] + t * c->Ad[i];
         }
         double pt = eval_phi(c, c->zt, c->wt, c->rhs, 0);
-        if (pt <= c->psi + NEWTON_SIGMA * t * slope) {
+        if (pt <= c->psi_ref + NEWTON_SIGMA * t * slope) {
             memcpy(z, c->zt, (size_t)m * sizeof(double));
             memcpy(c->w, c->wt, (size_t)m * sizeof(double));
             c->psi = eval_phi(c, z, c->w, c->phi, 1);
@@ -169,6 +178,9 @@ static lcp_status newton_step(void *vctx, int k, double *z, int *row, lcp_sweep_
         for (int i = 0; i < m; i++) c->w[i] += c->P->q[i];
         c->psi = eval_phi(c, z, c->w, c->phi, 1);
     }
+    c->last[(k - 1) % c->window] = c->psi;                           /* the window's max */
+    c->psi_ref = 0.0;
+    for (int j = 0; j < (k < c->window ? k : c->window); j++) c->psi_ref = fmax(c->psi_ref, c->last[j]);
     for (int i = 0; i < m; i++) c->rhs[i] = c->db[i] * c->phi[i];
     lcp_linop_apply(&c->L, c->rhs, c->grad);                         /* A (Db Phi) */
     for (int i = 0; i < m; i++) c->grad[i] += c->da[i] * c->phi[i];  /* + Da Phi */
@@ -190,7 +202,7 @@ static lcp_status newton_solve(const lcp_problem *P, const lcp_options *opt, dou
 {
     if (!P || !opt || !z || !info) return LCP_ERR_ARG;
     lcp_info_init(info);
-    newton_ctx c = {.P = P, .fb = fb, .forcing = opt->forcing,
+    newton_ctx c = {.P = P, .fb = fb, .forcing = opt->forcing, .window = fb ? NEWTON_M : 1,
                     .inner_max = opt->inner_max > 0 ? opt->inner_max : NEWTON_INNER};
     lcp_status st = opt->forcing > 0.0 && opt->inner_max >= 0
                         ? lcp_linop_init(&c.L, P, opt->form, &info->row) : LCP_ERR_ARG;
