@@ -37,7 +37,7 @@ typedef struct admm_ctx {
     lcp_linop L;
     lcp_shift_lu *F;
     double *x, *lam, *xt, *Ax;      /* m each */
-    double rho, sigma, alpha, reported;
+    double rho, sigma, alpha;
     lcp_info *info;
 } admm_ctx;
 
@@ -103,8 +103,7 @@ static lcp_status admm_step(void *vctx, int k, double *z, int *row, lcp_sweep_es
     }
     if (k % ADMM_EVERY == 0) st = admm_rho(c, z);
     est->merit = rp;
-    est->work = c->L.products - c->reported;
-    c->reported = c->L.products;
+    est->work = lcp_linop_fresh(&c->L);
     return st;
 }
 

@@ -35,7 +35,6 @@
 typedef struct apgd_ctx {
     const lcp_problem *P;
     lcp_linop L;
-    double reported;           /* products already reported as work */
     double *xo, *y, *g, *Ax, *Axo, *Ay;  /* m each: x_k, y_k, the gradient, their products */
     double Lip, theta;
     int restart;
@@ -100,8 +99,7 @@ static lcp_status apgd_step(void *vctx, int k, double *z, int *row, lcp_sweep_es
     c->theta = th;
     c->Lip *= 0.9;
     est->merit = fx;
-    est->work = c->L.products - c->reported;   /* products since the last step */
-    c->reported = c->L.products;
+    est->work = lcp_linop_fresh(&c->L);
     return LCP_OK;
 }
 

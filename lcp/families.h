@@ -24,6 +24,7 @@ typedef struct lcp_linop {
     double *work;    /* 2n doubles (matrix-free) */
     double *diag;    /* m: a_ii (rowop.c's, in the same form) */
     double products; /* products with A so far */
+    double reported; /* of which lcp_linop_fresh has reported */
 } lcp_linop;
 
 /* the form of `form' on P (auto: matrix-free with factors), diag; LCP_ERR_ZERO_DIAG with
@@ -32,6 +33,13 @@ lcp_status lcp_linop_init(lcp_linop *L, const lcp_problem *P, lcp_form form, int
 /* y = A x, one product counted */
 void lcp_linop_apply(lcp_linop *L, const double *x, double *y);
 void lcp_linop_free(lcp_linop *L);
+/* the products since its last call: a step's work (lcp_sweep_est.work) */
+static inline double lcp_linop_fresh(lcp_linop *L)
+{
+    double n = L->products - L->reported;
+    L->reported = L->products;
+    return n;
+}
 
 /* Conjugate gradients on (A_SS + diag(shift)_S) x_S = b_S, S = {i : mask[i]}, with the
  * Jacobi preconditioner (a_ii + shift_i), from x = 0; x is 0 off S.  Stops at

@@ -65,7 +65,7 @@ typedef struct newton_ctx {
     int fb;                  /* 1: Fischer-Burmeister, 0: min-map */
     double *w, *phi, *da, *db, *d, *grad, *Ad, *zt, *wt, *rhs, *shift, *ws;
     unsigned char *mask;     /* S: the rows of the reduced system */
-    double psi, forcing, reported;
+    double psi, forcing;
     double last[NEWTON_M];   /* psi of the last NEWTON_M iterates */
     double psi_ref;          /* their largest: the search's reference */
     int window;              /* iterates in it: NEWTON_M (fb), 1 (min-map: monotone) */
@@ -192,8 +192,7 @@ static lcp_status newton_step(void *vctx, int k, double *z, int *row, lcp_sweep_
         moved = line_search(c, z, -lcp_dot(m, c->grad, c->grad));
     }
     est->merit = c->psi;
-    est->work = c->L.products - c->reported;
-    c->reported = c->L.products;
+    est->work = lcp_linop_fresh(&c->L);
     return moved || c->psi == 0.0 ? LCP_OK : LCP_MAXITER;            /* stalled: stop */
 }
 

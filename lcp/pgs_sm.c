@@ -36,7 +36,6 @@ typedef struct sm_ctx {
     double *w, *d, *b, *zt, *ws;   /* m each, ws 4m */
     unsigned char *free_, *free2;  /* m: F, and F after a step */
     int sweeps, k_pgs, k_sm, inner_max;
-    double reported;
 } sm_ctx;
 
 /* mask[i] = 1 on the rows strictly inside their bounds at z; returns their count */
@@ -104,8 +103,7 @@ static lcp_status sm_step(void *vctx, int k, double *z, int *row, lcp_sweep_est 
         lcp_pgs_touch(c->pgs, z);                                     /* u = Minv J^T z */
         c->L.products += 1.0;
     }
-    est->work = c->k_pgs + c->L.products - c->reported;
-    c->reported = c->L.products;
+    est->work = c->k_pgs + lcp_linop_fresh(&c->L);
     est->merit = r;
     return LCP_OK;
 }

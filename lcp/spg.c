@@ -36,7 +36,6 @@
 typedef struct spg_ctx {
     const lcp_problem *P;
     lcp_linop L;
-    double reported;           /* products already reported as work */
     double *d, *Ad, *Ax, *g;   /* m each */
     double *fhist;             /* memory: the last values of f */
     int memory;
@@ -97,8 +96,7 @@ static lcp_status spg_step(void *vctx, int k, double *z, int *row, lcp_sweep_est
     double ss = lambda * lambda * lcp_dot(m, c->d, c->d), sy = lambda * lambda * dAd;
     c->alpha = sy > 0.0 ? fmin(SPG_AMAX, fmax(SPG_AMIN, ss / sy)) : SPG_AMAX;  /* BB step */
     est->merit = c->f;
-    est->work = c->L.products - c->reported;   /* products since the last step */
-    c->reported = c->L.products;
+    est->work = lcp_linop_fresh(&c->L);
     return LCP_OK;
 }
 
