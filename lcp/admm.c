@@ -83,6 +83,7 @@ static lcp_status admm_step(void *vctx, int k, double *z, int *row, lcp_sweep_es
     int m = c->P->m;
     const double *q = c->P->q;
     (void)row;
+    if (m == 0) return LCP_OK;                                        /* nothing factored */
     if (k == 1) memcpy(c->x, z, (size_t)m * sizeof(double));         /* x_0 = y_0, lambda 0 */
     for (int i = 0; i < m; i++)
         c->xt[i] = c->sigma * c->x[i] - q[i] + c->rho * z[i] - c->lam[i];
@@ -124,10 +125,10 @@ lcp_status lcp_solve_admm(const lcp_problem *P, const lcp_options *opt, double *
         for (int i = 0; i < P->m; i++) mean += c.L.diag[i] / P->m;
         c.rho = opt->rho > 0.0 ? opt->rho : ADMM_RHO0 * (P->m ? mean : 1.0);
         double t0 = lcp_seconds();
-        st = lcp_shift_lu_open(&c.F, &P->A);
+        if (P->m > 0) st = lcp_shift_lu_open(&c.F, &P->A);
         info->factor_time += lcp_seconds() - t0;
     }
-    if (st == LCP_OK) st = admm_factor(&c);
+    if (st == LCP_OK && P->m > 0) st = admm_factor(&c);
     if (st == LCP_OK) {
         info->form = LCP_FORM_ASSEMBLED;
         st = lcp_iterate_method(P, opt, admm_step, &c, z, info);

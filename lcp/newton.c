@@ -180,7 +180,8 @@ static lcp_status newton_step(void *vctx, int k, double *z, int *row, lcp_sweep_
     }
     c->last[(k - 1) % c->window] = c->psi;                           /* the window's max */
     c->psi_ref = 0.0;
-    for (int j = 0; j < (k < c->window ? k : c->window); j++) c->psi_ref = fmax(c->psi_ref, c->last[j]);
+    for (int j = 0; j < (k < c->window ? k : c->window); j++)
+        c->psi_ref = fmax(c->psi_ref, c->last[j]);
     for (int i = 0; i < m; i++) c->rhs[i] = c->db[i] * c->phi[i];
     lcp_linop_apply(&c->L, c->rhs, c->grad);                         /* A (Db Phi) */
     for (int i = 0; i < m; i++) c->grad[i] += c->da[i] * c->phi[i];  /* + Da Phi */

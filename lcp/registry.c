@@ -88,7 +88,10 @@ lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P)
     if (!P->A.p && !(s->needs & LCP_FACTORED)) return LCP_ERR_NEEDS_ASSEMBLED;
     if ((s->needs & LCP_NEEDS_FACTORS) && !lcp_problem_has_factors(P))
         return LCP_ERR_NEEDS_FACTORS;
-    if ((s->needs & LCP_NEEDS_SYMMETRIC) && !P->symmetric) return LCP_ERR_NEEDS_SYMMETRIC;
+    /* without A (LCP_READ_SKIP_A), A = J Minv J^T + diag(E) with the symmetric Minv the
+     * reader checked: symmetric */
+    if ((s->needs & LCP_NEEDS_SYMMETRIC) && !P->symmetric && P->A.p)
+        return LCP_ERR_NEEDS_SYMMETRIC;
     if (!(s->needs & LCP_SUPPORTS_FINDEX) && P->findex)
         for (int i = 0; i < P->m; i++)
             if (P->findex[i] >= 0) return LCP_ERR_UNSUPPORTED;

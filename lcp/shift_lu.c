@@ -2,8 +2,9 @@
  *
  * K's CSR arrays are those of A with each row's diagonal entry made present (inserted as
  * 0 when A does not store it); its positions are kept, so a new shift s rewrites m values
- * and factors again on the same symbolic analysis (analysis once, factorisation per
- * shift, solves per iteration: CHOLMOD's split, see lcp/README.md).  For a symmetric A
+ * and factors again on the same analysis and, after the first, with the first's pivot
+ * order in the first's memory (klu_refactor: K stays symmetric positive definite for every
+ * shift s > 0 of a positive semi-definite A, so the order stays usable).  For a symmetric A
  * the CSR arrays are also K's CSC arrays, so KLU's plain solve solves K x = b.
  * Cost: the analysis (AMD on K + K^T) once, one numeric factorisation per shift, 4
  * nnz(L + U) flops per solve.  Source: T. A. Davis, E. Palamadai Natarajan, "Algorithm
@@ -73,8 +74,11 @@ lcp_status lcp_shift_lu_open(lcp_shift_lu **out, const lcp_csr *A)
 
 lcp_status lcp_shift_lu_factor(lcp_shift_lu *F, double s)
 {
-    if (F->num) klu_free_numeric(&F->num, &F->c);
     for (int i = 0; i < F->m; i++) F->K.x[F->dpos[i]] = F->a[i] + s;    /* K = A + s I */
+    if (F->num) {                       /* the same pivot order, in place: no allocation */
+        if (klu_refactor(F->K.p, F->K.j, F->K.x, F->sym, F->num, &F->c)) return LCP_OK;
+        return LCP_ERR_BREAKDOWN;
+    }
     F->num = klu_factor(F->K.p, F->K.j, F->K.x, F->sym, &F->c);
     if (F->num) return LCP_OK;
     return F->c.status == KLU_OUT_OF_MEMORY ? LCP_ERR_NOMEM : LCP_ERR_BREAKDOWN;

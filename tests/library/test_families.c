@@ -307,7 +307,8 @@ static void history(void)
 /* a random dense positive definite LCP, A = B B^T + I (m x m), q from a known z* */
 static int dense_problem(lcp_problem *P, double *zs, int m, uint64_t seed)
 {
-    double *B = malloc(sizeof(double) * (size_t)(m * m)), *A = calloc((size_t)(m * m), sizeof(double));
+    double *B = malloc(sizeof(double) * (size_t)(m * m));
+    double *A = calloc((size_t)(m * m), sizeof(double));
     double *q = malloc(sizeof(double) * (size_t)m);
     uint64_t r = seed;
     for (int k = 0; k < m * m; k++) B[k] = tp_unif(&r) - 0.5;
