@@ -48,12 +48,17 @@
 
 #include <string.h>
 
-void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z)
+void lcp_project_from(const lcp_problem *P, const double *zb, double *z)
 {
-    if (!opt->warm)
-        for (int i = 0; i < P->m; i++) z[i] = 0.0;
-    else if (opt->warm_scale != 1.0)
-        for (int i = 0; i < P->m; i++) z[i] *= opt->warm_scale;   /* ODE quickstep: 0.9 */
+    for (int i = 0; i < P->m; i++) {
+        double lo, hi;
+        lcp_row_bounds(P, zb, i, &lo, &hi);
+        z[i] = lcp_mid(lo, z[i], hi);
+    }
+}
+
+void lcp_project(const lcp_problem *P, double *z)
+{
     /* uncoupled rows first, then coupled rows whose bounds depend on them */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < P->m; i++) {
@@ -63,6 +68,15 @@ void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z)
             lcp_row_bounds(P, z, i, &lo, &hi);
             z[i] = lcp_mid(lo, z[i], hi);
         }
+}
+
+void lcp_start(const lcp_problem *P, const lcp_options *opt, double *z)
+{
+    if (!opt->warm)
+        for (int i = 0; i < P->m; i++) z[i] = 0.0;
+    else if (opt->warm_scale != 1.0)
+        for (int i = 0; i < P->m; i++) z[i] *= opt->warm_scale;   /* ODE quickstep: 0.9 */
+    lcp_project(P, z);
 }
 
 /* 1 when no z_i is NaN or Inf: an OR of exponent-field tests on the bits, which the
@@ -81,96 +95,164 @@ static int all_finite(const double *z, int m)
 
 #define FUSE_LAG 1.01   /* Jacobi's exact estimates of the previous iterate: rounding margin */
 
-/* The one loop.  Exactly one of sweep and fused is set. */
+/* What the loop tracks besides z: the last exact residual, the work so far, the best
+ * iterate (when the method asks for it) and the caller's history. */
+typedef struct loop {
+    const lcp_problem *P;
+    const lcp_options *opt;
+    double *w, *work, *best;    /* m, nwork, m (best: NULL unless kept) */
+    size_t nwork;
+    double r2, rinf;            /* the last exact residual's norms */
+    double rbest;               /* the best iterate's ||r||_2 */
+    double units;               /* work so far (sweep-equivalents) */
+    int checks, fresh;          /* exact residuals taken; R holds z's residual as it is */
+} loop;
+
+/* one row of the caller's history (options.history), when it has room */
+static void history_row(const loop *L, int k, double merit)
+{
+    lcp_history *h = L->opt->history;
+    if (!h || h->n >= h->cap) return;
+    if (h->iteration) h->iteration[h->n] = k;
+    if (h->work) h->work[h->n] = L->units;
+    if (h->residual) h->residual[h->n] = L->r2;
+    if (h->merit) h->merit[h->n] = merit;
+    h->n++;
+}
+
+/* the exact residual of z (iteration k) into L, a history row, the best iterate kept */
+static void exact(loop *L, const double *z, int k, double merit)
+{
+    lcp_residual_norms(L->P, z, L->w, L->work, L->nwork, &L->r2, &L->rinf);
+    L->checks++;
+    history_row(L, k, merit);
+    if (L->best && L->r2 < L->rbest) {
+        L->rbest = L->r2;
+        memcpy(L->best, z, (size_t)L->P->m * sizeof(double));
+    }
+}
+
+/* the status the exact residual r2 gives against tol and the divergence limit rdiv */
+static lcp_status verdict(double r2, double tol, double rdiv)
+{
+    if (r2 <= tol) return LCP_OK;
+    return r2 <= rdiv ? LCP_MAXITER : LCP_ERR_DIVERGED;
+}
+
+/* Jacobi's exact estimate of z_{k-1} (est->prev): when it is due and near tol (or past the
+ * divergence limit), test z_{k-1} and, if that stops the loop, go back to it */
+static lcp_status test_prev(loop *L, const lcp_sweep_est *est, int *k, double *z, double rdiv)
+{
+    double e = sqrt(est->e2), tol = L->opt->tol;
+    if (!est->prev || tol < 0.0 || *k <= 1 || (*k - 1) % L->opt->check_every != 0 ||
+        (e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv))
+        return LCP_MAXITER;
+    exact(L, est->prev, *k - 1, NAN);
+    lcp_status st = verdict(L->r2, tol, rdiv);
+    if (st != LCP_MAXITER) {
+        memcpy(z, est->prev, (size_t)L->P->m * sizeof(double));   /* back to z_{k-1} */
+        --*k;
+        L->units -= est->work;
+        L->fresh = 1;
+    }
+    return st;
+}
+
+/* the loop's end: the final residual, the best iterate when z is not converged and a
+ * better one was seen, info */
+static void finish(loop *L, double *z, int k, int row, lcp_status st, lcp_info *info)
+{
+    if (!L->fresh) lcp_residual_norms(L->P, z, L->w, L->work, L->nwork, &L->r2, &L->rinf);
+    if (L->best && st != LCP_OK && st != LCP_ERR_NONFINITE && L->rbest < L->r2) {
+        memcpy(z, L->best, (size_t)L->P->m * sizeof(double));
+        lcp_residual_norms(L->P, z, L->w, L->work, L->nwork, &L->r2, &L->rinf);
+        if (st == LCP_ERR_DIVERGED) st = LCP_MAXITER;    /* a usable best iterate */
+    }
+    info->iterations = k;
+    info->work = L->units;
+    info->row = row;
+    info->residual = L->r2;
+    info->residual_inf = L->rinf;
+    info->residual_checks = L->checks;
+    info->status = st;
+}
+
+/* The one loop.  Exactly one of sweep and fused is set; keep_best: the method's best
+ * iterate by the residual is returned when it does not converge (lcp_iterate_method). */
 static lcp_status iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
-                          lcp_fused_sweep_fn *fused, void *ctx, double *z, lcp_info *info)
+                          lcp_fused_sweep_fn *fused, void *ctx, double *z, lcp_info *info,
+                          int keep_best)
 {
     if (!P || !opt || (!sweep && !fused) || !z || !info || opt->max_iter < 0 ||
         opt->check_every < 1)
         return LCP_ERR_ARG;
-    size_t nwork = lcp_residual_work(P);
-    double *w = lcp_malloc((size_t)P->m + nwork, sizeof(double));
-    if (!w) return LCP_ERR_NOMEM;
-    double *work = w + P->m;            /* the factored residual's, when P holds no A */
+    loop L = {.P = P, .opt = opt, .nwork = lcp_residual_work(P), .r2 = INFINITY,
+              .rinf = INFINITY, .rbest = INFINITY};
+    size_t m = (size_t)P->m;
+    L.w = lcp_malloc(m * (keep_best ? 2 : 1) + L.nwork, sizeof(double));
+    if (!L.w) return LCP_ERR_NOMEM;
+    L.work = L.w + m;                   /* the factored residual's, when P holds no A */
+    if (keep_best) L.best = L.w + m + L.nwork;
     lcp_status st = LCP_MAXITER;
-    double r2 = INFINITY, rinf = INFINITY;   /* the last exact residual's norms */
-    int k = 0, row = -1, checks = 0;
-    int fresh = 0;                /* R holds the residual of z as it is now */
-
+    int k = 0, row = -1;
     lcp_start(P, opt, z);
-    if (!all_finite(z, P->m)) {
-        st = LCP_ERR_NONFINITE;
-        goto done;
+    if (!all_finite(z, P->m)) st = LCP_ERR_NONFINITE;
+    if (st == LCP_MAXITER && opt->monitor) opt->monitor(opt->monitor_ctx, 0, z);
+    if (st == LCP_MAXITER && opt->tol >= 0.0) {
+        exact(&L, z, 0, NAN);
+        L.fresh = 1;
+        if (L.r2 <= opt->tol) st = LCP_OK;
     }
-    if (opt->monitor) opt->monitor(opt->monitor_ctx, 0, z);
-    double r0 = 0.0;
-    if (opt->tol >= 0.0) {
-        lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);
-        checks++;
-        fresh = 1;
-        r0 = r2;
-        if (r2 <= opt->tol) st = LCP_OK;
-    }
-    const double tol = opt->tol, rdiv = opt->diverge * fmax(1.0, r0);
+    const double tol = opt->tol, rdiv = opt->diverge * fmax(1.0, L.fresh ? L.r2 : 0.0);
     while (st == LCP_MAXITER && k < opt->max_iter) {
         k++;
-        fresh = 0;
-        lcp_sweep_est est = {0.0, NULL};
+        L.fresh = 0;
+        lcp_sweep_est est = {0.0, NULL, 1.0, NAN};
         lcp_status s = fused ? fused(ctx, k, z, &row, &est) : sweep(ctx, k, z, &row);
         if (s < 0) {
             st = s;
             break;
         }
-        double e = sqrt(est.e2);
-        /* an exact estimate of z_{k-1}, a sweep the unfused loop tested: stop there */
-        if (est.prev && tol >= 0.0 && k > 1 && (k - 1) % opt->check_every == 0 &&
-            !(e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv)) {
-            lcp_residual_norms(P, est.prev, w, work, nwork, &r2, &rinf);
-            checks++;
-            if (r2 <= tol) st = LCP_OK;
-            else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
-            if (st != LCP_MAXITER) {
-                memcpy(z, est.prev, (size_t)P->m * sizeof(double));   /* back to z_{k-1} */
-                k--;
-                fresh = 1;
-                break;
-            }
-        }
+        int stalled = s > 0;              /* a method that cannot go on: test z and stop */
+        L.units += est.work;
+        if ((st = test_prev(&L, &est, &k, z, rdiv)) != LCP_MAXITER) break;
         if (!all_finite(z, P->m)) {
             st = LCP_ERR_NONFINITE;
             break;
         }
         if (opt->monitor) opt->monitor(opt->monitor_ctx, k, z);
+        if (stalled) {
+            if (tol >= 0.0) exact(&L, z, k, est.merit);
+            L.fresh = tol >= 0.0;
+            if (tol >= 0.0) st = verdict(L.r2, tol, rdiv);
+            break;
+        }
         if (tol < 0.0 || (k % opt->check_every != 0 && k != opt->max_iter)) continue;
         /* Jacobi: z_k is tested next sweep through its exact estimate (above), but at the cap */
         if (est.prev && k != opt->max_iter) continue;
-        lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);
-        checks++;
-        fresh = 1;
-        if (r2 <= tol) st = LCP_OK;
-        else if (!(r2 <= rdiv)) st = LCP_ERR_DIVERGED;
+        exact(&L, z, k, est.merit);
+        L.fresh = 1;
+        st = verdict(L.r2, tol, rdiv);
     }
-done:
-    info->iterations = k;
-    info->work = k;
-    info->row = row;
-    if (!fresh) lcp_residual_norms(P, z, w, work, nwork, &r2, &rinf);   /* the same function, z */
-    info->residual = r2;
-    info->residual_inf = rinf;
-    info->residual_checks = checks;
-    info->status = st;
-    lcp_free(w);
-    return st;
+    finish(&L, z, k, row, st, info);
+    lcp_free(L.w);
+    return info->status;
 }
 
 lcp_status lcp_iterate(const lcp_problem *P, const lcp_options *opt, lcp_sweep_fn *sweep,
                        void *ctx, double *z, lcp_info *info)
 {
-    return iterate(P, opt, sweep, NULL, ctx, z, info);
+    return iterate(P, opt, sweep, NULL, ctx, z, info, 0);
 }
 
 lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
                              lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info)
 {
-    return iterate(P, opt, NULL, sweep, ctx, z, info);
+    return iterate(P, opt, NULL, sweep, ctx, z, info, 0);
+}
+
+lcp_status lcp_iterate_method(const lcp_problem *P, const lcp_options *opt,
+                              lcp_fused_sweep_fn *step, void *ctx, double *z, lcp_info *info)
+{
+    return iterate(P, opt, NULL, step, ctx, z, info, 1);
 }

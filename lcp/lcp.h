@@ -239,6 +239,17 @@ LCP_API const char *lcp_form_name(lcp_form f);
 /* Observes one iterate: called at iteration 0 and after every sweep.  Must not modify. */
 typedef void lcp_monitor_fn(void *ctx, int iteration, const double *z);
 
+/* A history the caller owns (PETSc's KSPSetResidualHistory): the loop writes one row at
+ * iteration 0 and at every exact residual it takes, while n < cap.  Any array may be NULL. */
+typedef struct lcp_history {
+    int cap;          /* rows each non-NULL array holds */
+    int n;            /* rows written (the caller sets 0) */
+    int *iteration;   /* the iteration of the row */
+    double *work;     /* work so far in sweep-equivalents (lcp_info.work) */
+    double *residual; /* ||r||_2 (lcp_residual) */
+    double *merit;    /* the method's own merit (NaN when it has none) */
+} lcp_history;
+
 typedef struct lcp_options {
     int max_iter;        /* 1000: sweep cap */
     double tol;          /* 1e-6: stop at ||r||_2 <= tol; tol < 0 never tests (timing runs) */
@@ -271,6 +282,26 @@ typedef struct lcp_options {
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
     const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
                              key (caller owns; the stepper passes each row's height) */
+    lcp_history *history; /* NULL: rows of (iteration, work, residual, merit), caller owns */
+    /* the field's solver families (lcp/README.md, "The field's solver families") */
+    int restart;         /* 1: the source's restart rule (nncg: beta > 1; apgd: gradient
+                            restart of O'Donoghue and Candes); 0: never restart */
+    int projected;       /* 0: nncg as the paper (the next sweep projects); 1: clip after
+                            the momentum step */
+    int pgs_sweeps;      /* 5: pgs-sm, PGS sweeps before each subspace phase */
+    int sm_steps;        /* 5: pgs-sm, subspace steps at most per phase */
+    int inner_max;       /* 0: CG iterations per inner solve (Newton's inner solver and
+                            pgs-sm's subspace solver are Jacobi-preconditioned CG); 0 = solver
+                            default (pgs-sm 10, newton 100) */
+    double forcing;      /* 0.1: Newton's inner tolerance eta_k = min(forcing, ||F||) relative
+                            to the right-hand side (inexact Newton) */
+    double step;         /* 0: first step 1/L (apgd) or alpha_0 (spg); 0 = the source's
+                            estimate */
+    int memory;          /* 10: spg's nonmonotone window M */
+    double rho;          /* 0: admm's first penalty; 0 = 0.1 mean(a_ii) (OSQP's 0.1 on its
+                            scaled problem), then OSQP's adaptive rule (admm.c) */
+    double sigma;        /* 1e-6: admm's proximal term */
+    double relax;        /* 1.6: admm's over-relaxation alpha */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);
@@ -280,7 +311,8 @@ typedef struct lcp_info {
     int iterations;      /* sweeps done (pivoting solvers: outer iterations) */
     double residual;     /* ||r||_2 at return (lcp_residual) */
     double residual_inf; /* ||r||_inf at return */
-    double work;         /* work units: sweeps, or pivots for pivoting solvers */
+    double work;         /* work units: sweeps, or pivots for pivoting solvers; the field's
+                            families: sweep-equivalents, products with A (lcp/README.md) */
     long pivots;         /* pivoting solvers */
     long factorizations; /* pivoting solvers */
     double flops;        /* pivoting solvers: factorisation flops reported by the library */
@@ -306,6 +338,8 @@ typedef struct lcp_info {
                             ran itself (lcp_solve without options.prepared, or pgs, pgs-color
                             called without a prepared set-up that fits); 0 when it was given
                             one or had nothing to set up */
+    double factor_time;  /* seconds of factorisations (admm), counted in
+                            factorizations and apart from work */
 } lcp_info;
 
 LCP_API void lcp_info_init(lcp_info *info);

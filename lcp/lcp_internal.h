@@ -204,6 +204,8 @@ static inline void lcp_row_bounds(const lcp_problem *P, const double *z, int i, 
 typedef struct lcp_sweep_est {
     double e2;
     const double *prev;
+    double work;   /* the loop sets 1: sweep-equivalents this iteration cost (lcp_info.work) */
+    double merit;  /* the loop sets NaN: the method's own merit at z, for the history */
 } lcp_sweep_est;
 typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
                                       lcp_sweep_est *est);
@@ -212,6 +214,31 @@ typedef lcp_status lcp_fused_sweep_fn(void *ctx, int sweep, double *z, int *row,
  * the first crossing either way (iterate.c); the decision is lcp_residual(z) <= tol. */
 lcp_status lcp_iterate_fused(const lcp_problem *P, const lcp_options *opt,
                              lcp_fused_sweep_fn *sweep, void *ctx, double *z, lcp_info *info);
+
+/* The loop of the methods that are not sweeps (lcp/README.md, "The field's solver
+ * families"): lcp_iterate_fused, with each step's work and merit from est (prev unused),
+ * and the best iterate by the residual returned, with a non-converged status, when the
+ * loop stops without converging (max-iterations also for a run that diverged after it). */
+lcp_status lcp_iterate_method(const lcp_problem *P, const lcp_options *opt,
+                              lcp_fused_sweep_fn *step, void *ctx, double *z, lcp_info *info);
+
+/* One plain PGS sweep (pgs.c, no streaming layout), for the solvers built over PGS
+ * (nncg, pgs-sm): opened for opt's omega, order and form (a_ii <= 0: LCP_ERR_ZERO_DIAG at
+ * *row); lcp_pgs_sweep(k = 1) sets u = Minv J^T z from z; after z changed outside a sweep
+ * (matrix-free form, lcp_pgs_mf) lcp_pgs_touch sets u again.  Returns the fused estimate e2. */
+typedef struct lcp_pgs lcp_pgs;
+lcp_status lcp_pgs_open(lcp_pgs **s, const lcp_problem *P, const lcp_options *opt, int *row);
+double lcp_pgs_sweep(lcp_pgs *s, int k, double *z);
+void lcp_pgs_touch(lcp_pgs *s, const double *z);
+int lcp_pgs_mf(const lcp_pgs *s);
+void lcp_pgs_close(lcp_pgs *s);
+
+/* z <- mid(lo_eff, z, hi_eff): uncoupled rows first, then the friction rows with bounds
+ * from the projected normals (the box of the current iterate) */
+void lcp_project(const lcp_problem *P, double *z);
+/* z <- mid(lo(zb), z, hi(zb)): the box of the normals of zb (zb may be z only when P has
+ * no friction index) */
+void lcp_project_from(const lcp_problem *P, const double *zb, double *z);
 
 /* ---- thread pool (pool.c) and row colouring (pgs_color.c) -------------------------- */
 typedef struct lcp_pool lcp_pool;

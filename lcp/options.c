@@ -71,6 +71,18 @@ void lcp_options_default(lcp_options *o)
     o->threads = 1;
     o->warm_scale = 1.0;
     o->rowkey = NULL;
+    o->history = NULL;
+    o->restart = 1;
+    o->projected = 0;
+    o->pgs_sweeps = 5;
+    o->sm_steps = 5;
+    o->inner_max = 0;
+    o->forcing = 0.1;
+    o->step = 0.0;
+    o->memory = 10;
+    o->rho = 0.0;
+    o->sigma = 1e-6;
+    o->relax = 1.6;
 }
 
 void lcp_info_init(lcp_info *info)

@@ -265,6 +265,48 @@ static lcp_status pgs_run_rows(const lcp_problem *P, const lcp_options *opt, dou
     return st;
 }
 
+/* ---- one plain sweep, for the solvers built over PGS (nncg, pgs-sm) ------------------ */
+struct lcp_pgs {
+    pgs_ctx c;
+};
+
+lcp_status lcp_pgs_open(lcp_pgs **out, const lcp_problem *P, const lcp_options *opt, int *row)
+{
+    *out = lcp_calloc(1, sizeof **out);
+    if (!*out) return LCP_ERR_NOMEM;
+    lcp_status st = pgs_init(&(*out)->c, P, opt, row);
+    if (st != LCP_OK) {
+        lcp_pgs_close(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+double lcp_pgs_sweep(lcp_pgs *s, int k, double *z)
+{
+    lcp_sweep_est est = {0.0, NULL, 1.0, NAN};
+    int row;
+    pgs_sweep(&s->c, k, z, &row, &est);
+    return est.e2;
+}
+
+void lcp_pgs_touch(lcp_pgs *s, const double *z)
+{
+    lcp_rowop_reset(&s->c.op, z);
+}
+
+int lcp_pgs_mf(const lcp_pgs *s)
+{
+    return s->c.op.mf;
+}
+
+void lcp_pgs_close(lcp_pgs *s)
+{
+    if (!s) return;
+    pgs_free(&s->c);
+    lcp_free(s);
+}
+
 lcp_status lcp_pgs_prepare_layout(const lcp_problem *P, const lcp_options *opt, int layout,
                                   void **data)
 {

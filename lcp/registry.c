@@ -9,6 +9,7 @@
 
 #define BOXED (LCP_SUPPORTS_BOX | LCP_SUPPORTS_FINDEX)
 #define FACTORED_BOXED (BOXED | LCP_FACTORED) /* solves a problem read without A */
+#define SYM_BOXED (LCP_NEEDS_SYMMETRIC | FACTORED_BOXED)
 #define DANTZIG_NEEDS (LCP_NEEDS_SYMMETRIC | BOXED | LCP_DIRECT | LCP_DENSE)
 
 static const lcp_solver registry[] = {
@@ -46,6 +47,23 @@ static const lcp_solver registry[] = {
      NULL, NULL},
     {"dantzig-rounds", "ODE's Dantzig pass repeated, friction bounds recomputed from the last "
      "answer until they settle", DANTZIG_NEEDS, lcp_solve_dantzig_rounds, NULL, NULL},
+    {"nncg", "nonsmooth nonlinear CG over PGS sweeps (Silcowitz, Niebe, Erleben 2010)",
+     FACTORED_BOXED, lcp_solve_nncg, NULL, NULL},
+    {"pgs-sm", "PGS sweeps then CG subspace minimisation on the free rows (Silcowitz, Niebe, "
+     "Erleben 2010)", SYM_BOXED, lcp_solve_pgs_sm, NULL, NULL},
+    {"apgd", "accelerated projected gradient, adaptive step and gradient restart (Mazhar et "
+     "al. 2015)", SYM_BOXED, lcp_solve_apgd, NULL, NULL},
+    {"spg", "Barzilai-Borwein spectral projected gradient, nonmonotone (Birgin, Martinez, "
+     "Raydan 2000)", SYM_BOXED, lcp_solve_spg, NULL, NULL},
+    {"newton-min", "semismooth Newton on the min-map, CG inner solve, projected Armijo "
+     "(Erleben 2013)", LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_FACTORED,
+     lcp_solve_newton_min, NULL, NULL},
+    {"newton-fb", "semismooth Newton on Fischer-Burmeister, CG inner solve, Armijo (De Luca, "
+     "Facchinei, Kanzow 1996)", LCP_NEEDS_SYMMETRIC | LCP_SUPPORTS_BOX | LCP_FACTORED,
+     lcp_solve_newton_fb, NULL, NULL},
+    {"admm", "ADMM on the box QP, K = A + (sigma + rho) I factored once by KLU (OSQP's "
+     "splitting, Stellato et al. 2020)", LCP_NEEDS_SYMMETRIC | BOXED, lcp_solve_admm, NULL,
+     NULL},
 };
 
 const lcp_solver *lcp_solvers(int *count)
@@ -70,7 +88,10 @@ lcp_status lcp_solver_supports(const lcp_solver *s, const lcp_problem *P)
     if (!P->A.p && !(s->needs & LCP_FACTORED)) return LCP_ERR_NEEDS_ASSEMBLED;
     if ((s->needs & LCP_NEEDS_FACTORS) && !lcp_problem_has_factors(P))
         return LCP_ERR_NEEDS_FACTORS;
-    if ((s->needs & LCP_NEEDS_SYMMETRIC) && !P->symmetric) return LCP_ERR_NEEDS_SYMMETRIC;
+    /* without A (LCP_READ_SKIP_A), A = J Minv J^T + diag(E) with the symmetric Minv the
+     * reader checked: symmetric */
+    if ((s->needs & LCP_NEEDS_SYMMETRIC) && !P->symmetric && P->A.p)
+        return LCP_ERR_NEEDS_SYMMETRIC;
     if (!(s->needs & LCP_SUPPORTS_FINDEX) && P->findex)
         for (int i = 0; i < P->m; i++)
             if (P->findex[i] >= 0) return LCP_ERR_UNSUPPORTED;

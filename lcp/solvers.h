@@ -22,4 +22,12 @@ lcp_solve_fn lcp_solve_lemke_ref; /* reference/ldlt_ref.c (driver) + reference/l
 
 lcp_solve_fn lcp_solve_dantzig, lcp_solve_dantzig_rounds; /* dantzig.c */
 
+/* the field's solver families (lcp/README.md, "The field's solver families") */
+lcp_solve_fn lcp_solve_nncg;                            /* nncg.c */
+lcp_solve_fn lcp_solve_pgs_sm;                          /* pgs_sm.c */
+lcp_solve_fn lcp_solve_apgd;                            /* apgd.c */
+lcp_solve_fn lcp_solve_spg;                             /* spg.c */
+lcp_solve_fn lcp_solve_newton_min, lcp_solve_newton_fb; /* newton.c */
+lcp_solve_fn lcp_solve_admm;                            /* admm.c */
+
 #endif

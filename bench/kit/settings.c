@@ -43,7 +43,7 @@ static const char *form_names(int k)
 
 #define AT(f) offsetof(bench_settings, f), sizeof(((bench_settings *)0)->f)
 #define SWEEPERS "pgs pgs-block amgs-* mgs"          /* the solvers that visit rows in order */
-#define LOOPERS "pgs jacobi pgs-* amgs-* mgs"        /* the solvers of lcp_iterate */
+#define LOOPERS "pgs jacobi pgs-* amgs-* mgs nncg apgd spg newton-* admm" /* lcp_iterate's */
 
 /* key, flag, kind, range, word, default, users, field, word field, names, help */
 static const bench_setting table[] = {
