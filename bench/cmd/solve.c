@@ -7,12 +7,13 @@
  *   peer_status
  * residual = ||r||_2 computed here from (A, q, z); status = the suite's verdict on a peer's
  * answer (converged iff residual <= the tol asked), its own status in peer_status (run.c);
- * time_s = median of the --reps timing samples, time_min_s/time_max_s their spread.  Fields that have no value are empty, never
- * NaN; the instance name is quoted per RFC 4180 when needed.  Instances are named by their
- * folder, or by their path relative to the common parent when two folders share a name.
- * The settings flags come from the settings table (settings.c); each solver gets those it
- * uses, and a flag that no chosen solver uses is refused.  Exit: 0 every run gave an answer or timed out, 1 a run failed
- * or an instance was bad, 2 usage.
+ * time_s = median of the --reps timing samples, time_min_s/time_max_s their spread.  Fields
+ * that have no value are empty, never NaN; the instance name is quoted per RFC 4180 when
+ * needed.  Instances are named by their folder, or by their path relative to the common
+ * parent when two folders share a name.  The settings flags come from the settings table
+ * (settings.c); each solver gets those it uses, and a flag that no chosen solver uses is
+ * refused.  Exit: 0 every run gave an answer or timed out, 1 a run failed or an instance
+ * was bad, 2 usage.
  */
 #include "cmd.h"
 

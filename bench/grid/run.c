@@ -16,10 +16,10 @@
  * *_used is what the solver reports; iter_to_tol = first recorded sweep with ||r||_2 <= tol
  * (empty when never reached); status: the solver's, except for a peer's or an external
  * command's answer, judged by its residual (judge(): converged iff ||r||_2 <= the tol asked),
- * whose own status is peer_status (empty for ours); residuals are lcp_residual at the final z; zdiff/wdiff need a
- * reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max seconds per solve of
- * the timing samples, time_batch = solves per sample, time_setup_s = the solver's setup
- * (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
+ * whose own status is peer_status (empty for ours); residuals are lcp_residual at the final
+ * z; zdiff/wdiff need a reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max
+ * seconds per solve of the timing samples, time_batch = solves per sample, time_setup_s =
+ * the solver's setup (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
  * never printed.  Cost: the runs; the recording adds nothing to the reported times.
  */
 #include "grid.h"
@@ -75,8 +75,9 @@ static const char *cannot_start(const bench_settings *set, const lcp_problem *P)
 }
 
 /* The row's status and iter_to_tol once the run is done: a peer's or an external command's
- * answer is judged by its residual (bench_residual_status), its own status kept in peer_status; a
- * direct solver's iterations count as reaching tol when its residual is at most tol */
+ * answer is judged by its residual (bench_residual_status), its own status kept in
+ * peer_status; a direct solver's iterations count as reaching tol when its residual is at
+ * most tol */
 static void judge(bench_row *w, const bench_spec *sp, const bench_result *r,
                   const bench_history *h)
 {
