@@ -6,7 +6,9 @@
  *     instances/     small instances (make-instances.sh regenerates them)
  * The suite is run (quietly, into a temporary folder or --out), the figures are computed
  * from runs.csv and the residual histories, and each is compared with its baseline line:
- *     status         the solver's status name; must equal `expected'
+ *     status         the status name (a peer's: the suite's verdict from its residual,
+ *                    run.c); must equal `expected'
+ *     peer_status    a peer's own status name (peers only); must equal `expected'
  *     iterations     sweeps to the tolerance (or done when capped): got <= bound
  *     residual@K     ||r||_2 after K sweeps (the last one when the run stopped earlier):
  *                    got <= bound (sweep solvers only: a direct run's history is one point)
@@ -95,7 +97,7 @@ static int figures(const char *dir, figlist *L)
     int cs = bench_csv_col(&T, "status"), cit = bench_csv_col(&T, "iterations");
     int ctt = bench_csv_col(&T, "iter_to_tol"), ch = bench_csv_col(&T, "history");
     int cz = bench_csv_col(&T, "zdiff"), cw = bench_csv_col(&T, "wdiff");
-    int csv = bench_csv_col(&T, "solver");
+    int csv = bench_csv_col(&T, "solver"), cps = bench_csv_col(&T, "peer_status");
     int rc = 0;
     for (int r = 0; rc == 0 && r < T.nrow; r++) {
         const char *inst = bench_csv_get(&T, r, ci), *lab = bench_csv_get(&T, r, cl);
@@ -105,6 +107,9 @@ static int figures(const char *dir, figlist *L)
             break;
         }
         snprintf(g->got, sizeof g->got, "%s", bench_csv_get(&T, r, cs));
+        const char *own = bench_csv_get(&T, r, cps);   /* a peer's own status, "" for ours */
+        if (own[0] && (g = fig_add(L, inst, lab, "peer_status")))
+            snprintf(g->got, sizeof g->got, "%s", own);
         double it = bench_csv_num(&T, r, ctt);
         if (!isfinite(it)) it = bench_csv_num(&T, r, cit);
         if (isfinite(it) && (g = fig_add(L, inst, lab, "iterations"))) {
@@ -163,8 +168,8 @@ static int write_baseline(const char *path, const figlist *L, int argc, char **a
         bench_csv_field(o.f, g->inst);
         fputc(',', o.f);
         bench_csv_field(o.f, g->solver);
-        if (!strcmp(g->name, "status")) {
-            fprintf(o.f, ",status,%s,\n", g->got);
+        if (!strcmp(g->name, "status") || !strcmp(g->name, "peer_status")) {
+            fprintf(o.f, ",%s,%s,\n", g->name, g->got);
         } else if (!strcmp(g->name, "iterations")) {
             double band = ceil(0.05 * v);
             fprintf(o.f, ",iterations,%.0f,%.0f\n", v, v + (band > 2 ? band : 2));
@@ -237,6 +242,59 @@ static void unmatched(brun *R, int nr, bench_text *peers, bench_text *other, int
 
 /* 0: every baseline run compared (or lacking a peer) and within its bands; 1: a regression
  * (lines printed); 2: nothing compared (one line printed) */
+/* Line r of baseline B (columns col: instance, solver, figure, expected, bound) against its
+ * figure in L: 1 (one line printed) when it is a regression.  Statuses must be equal, the
+ * other figures within their bound. */
+static int compare_line(const char *path, const bench_csv *B, int r, const int *col,
+                        const figlist *L)
+{
+    const char *inst = bench_csv_get(B, r, col[0]), *sol = bench_csv_get(B, r, col[1]);
+    const char *fig = bench_csv_get(B, r, col[2]), *exp = bench_csv_get(B, r, col[3]);
+    const figure *g = fig_find(L, inst, sol, fig);
+    if (!g) {
+        fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s, got no value\n",
+                inst, sol, fig, exp);
+        return 1;
+    }
+    if (!strcmp(fig, "status") || !strcmp(fig, "peer_status")) {
+        if (!strcmp(g->got, exp)) return 0;
+        fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s, got %s\n", inst, sol,
+                fig, exp, g->got);
+        return 1;
+    }
+    double bound = bench_csv_num(B, r, col[4]);
+    if (!isfinite(bound)) {
+        bench_error(CMD, "%s: line for %s %s %s has no numeric bound", path, inst, sol, fig);
+        return 1;
+    }
+    if (g->gotv <= bound) return 0;
+    fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s (bound %s), got %s\n",
+            inst, sol, fig, exp, bench_csv_get(B, r, col[4]), g->got);
+    return 1;
+}
+
+/* The runs here with no baseline run (of R[0..nr)): their labels into fresh, a warning
+ * each when warn; how many */
+static int fresh_runs(const figlist *L, const brun *R, int nr, int warn, bench_text *fresh)
+{
+    int nfresh = 0;
+    for (int k = 0; k < L->n; k++) {
+        if (strcmp(L->f[k].name, "status")) continue;
+        int known = 0, seen = 0;
+        for (int j = 0; !known && j < nr; j++)
+            known = !strcmp(R[j].inst, L->f[k].inst) && !strcmp(R[j].label, L->f[k].solver);
+        if (known) continue;
+        nfresh++;
+        for (int j = 0; !seen && j < k; j++)
+            seen = !strcmp(L->f[j].name, "status") && !strcmp(L->f[j].solver, L->f[k].solver);
+        if (!seen) bench_text_add(fresh, "%s%s", fresh->n ? ", " : "", L->f[k].solver);
+        if (warn)
+            fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
+                            "--update records it)\n", L->f[k].inst, L->f[k].solver);
+    }
+    return nfresh;
+}
+
 static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
 {
     char msg[4400];
@@ -245,10 +303,11 @@ static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
         bench_error(CMD, "%s", msg);
         return 1;
     }
-    int ci = bench_csv_col(&B, "instance"), cs = bench_csv_col(&B, "solver");
-    int cf = bench_csv_col(&B, "figure"), ce = bench_csv_col(&B, "expected");
-    int cb = bench_csv_col(&B, "bound");
-    if (ci < 0 || cs < 0 || cf < 0 || ce < 0 || cb < 0) {
+    const int col[5] = {bench_csv_col(&B, "instance"), bench_csv_col(&B, "solver"),
+                        bench_csv_col(&B, "figure"), bench_csv_col(&B, "expected"),
+                        bench_csv_col(&B, "bound")};
+    const int ci = col[0], cs = col[1];
+    if (ci < 0 || cs < 0 || col[2] < 0 || col[3] < 0 || col[4] < 0) {
         bench_error(CMD, "%s: not a baseline (instance,solver,figure,expected,bound)", path);
         bench_csv_free(&B);
         return 1;
@@ -269,9 +328,7 @@ static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
         if (k < 0 || strcmp(R[k].inst, inst) || strcmp(R[k].label, sol))
             for (k = 0; k < nr; k++)
                 if (!strcmp(R[k].inst, inst) && !strcmp(R[k].label, sol)) break;
-        if (k == nr) {
-            R[nr++] = (brun){inst, sol, fig_find(L, inst, sol, "status") != NULL, 0};
-        }
+        if (k == nr) R[nr++] = (brun){inst, sol, fig_find(L, inst, sol, "status") != NULL, 0};
         of[r] = k;
     }
     int bad = 0;
@@ -279,52 +336,14 @@ static int compare(const char *path, const figlist *L, int *nfig, int *nrun)
     for (int k = 0; k < nr; k++) *nrun += R[k].matched;
     for (int r = 0; r < B.nrow; r++) {
         if (!R[of[r]].matched) continue; /* summed up below, by label */
-        const char *inst = bench_csv_get(&B, r, ci), *sol = bench_csv_get(&B, r, cs);
-        const char *fig = bench_csv_get(&B, r, cf), *exp = bench_csv_get(&B, r, ce);
-        const figure *g = fig_find(L, inst, sol, fig);
         ++*nfig;
-        if (!g) {
-            fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s, got no value\n",
-                    inst, sol, fig, exp);
-            bad = 1;
-            continue;
-        }
-        if (!strcmp(fig, "status")) {
-            if (strcmp(g->got, exp) != 0) {
-                fprintf(stderr, "lcpbench check: REGRESSION %s %s status: expected %s, got %s\n",
-                        inst, sol, exp, g->got);
-                bad = 1;
-            }
-            continue;
-        }
-        double bound = bench_csv_num(&B, r, cb);
-        if (!isfinite(bound)) {
-            bench_error(CMD, "%s: line for %s %s %s has no numeric bound", path, inst, sol, fig);
-            bad = 1;
-        } else if (!(g->gotv <= bound)) {
-            fprintf(stderr, "lcpbench check: REGRESSION %s %s %s: expected %s (bound %s), got "
-                            "%s\n", inst, sol, fig, exp, bench_csv_get(&B, r, cb), g->got);
-            bad = 1;
-        }
+        bad |= compare_line(path, &B, r, col, L);
     }
     /* the baseline's runs with no run here, and the runs here with no baseline */
     bench_text peers = {0}, other = {0}, fresh = {0};
-    int npeer = 0, nother = 0, nfresh = 0;
+    int npeer = 0, nother = 0;
     unmatched(R, nr, &peers, &other, &npeer, &nother);
-    for (int k = 0; k < L->n; k++) {
-        if (strcmp(L->f[k].name, "status")) continue;
-        int known = 0, seen = 0;
-        for (int j = 0; !known && j < nr; j++)
-            known = !strcmp(R[j].inst, L->f[k].inst) && !strcmp(R[j].label, L->f[k].solver);
-        if (known) continue;
-        nfresh++;
-        for (int j = 0; !seen && j < k; j++)
-            seen = !strcmp(L->f[j].name, "status") && !strcmp(L->f[j].solver, L->f[k].solver);
-        if (!seen) bench_text_add(&fresh, "%s%s", fresh.n ? ", " : "", L->f[k].solver);
-        if (*nrun > 0)
-            fprintf(stderr, "lcpbench check: warning: %s %s has no baseline (lcpbench check "
-                            "--update records it)\n", L->f[k].inst, L->f[k].solver);
-    }
+    int nfresh = fresh_runs(L, R, nr, *nrun > 0, &fresh);
     if (peers.failed || other.failed || fresh.failed) {
         bench_error(CMD, "out of memory");
         bad = 1;

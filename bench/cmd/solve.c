@@ -3,14 +3,17 @@
  * A grid of its instances x solvers run by the harness's one loop (run.c), with a row
  * writer that prints one CSV line per run on stdout (bench/README.md, "The command line"):
  *   instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,time_max_s,
- *   time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape
- * residual = ||r||_2 computed here from (A, q, z); time_s = median of the --reps timing
- * samples, time_min_s/time_max_s their spread.  Fields that have no value are empty, never
- * NaN; the instance name is quoted per RFC 4180 when needed.  Instances are named by their
- * folder, or by their path relative to the common parent when two folders share a name.
- * The settings flags come from the settings table (settings.c); each solver gets those it
- * uses, and a flag that no chosen solver uses is refused.  Exit: 0 every run gave an answer or timed out, 1 a run failed
- * or an instance was bad, 2 usage.
+ *   time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,omega,beta,gamma,shape,
+ *   peer_status
+ * residual = ||r||_2 computed here from (A, q, z); status = the suite's verdict on a peer's
+ * answer (converged iff residual <= the tol asked), its own status in peer_status (run.c);
+ * time_s = median of the --reps timing samples, time_min_s/time_max_s their spread.  Fields
+ * that have no value are empty, never NaN; the instance name is quoted per RFC 4180 when
+ * needed.  Instances are named by their folder, or by their path relative to the common
+ * parent when two folders share a name.  The settings flags come from the settings table
+ * (settings.c); each solver gets those it uses, and a flag that no chosen solver uses is
+ * refused.  Exit: 0 every run gave an answer or timed out, 1 a run failed or an instance
+ * was bad, 2 usage.
  */
 #include "cmd.h"
 
@@ -30,8 +33,10 @@ static void help(void)
            "line per run:\n"
            "  instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,\n"
            "  time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,\n"
-           "  omega,beta,gamma,shape\n"
-           "residuals are computed by lcpbench from (A, q, z); time_s is the median seconds\n"
+           "  omega,beta,gamma,shape,peer_status\n"
+           "residuals are computed by lcpbench from (A, q, z); a peer's status is lcpbench's\n"
+           "verdict (converged iff residual <= --tol, default 1e-6), its own in peer_status;\n"
+           "time_s is the median seconds\n"
            "per solve of --reps timing samples (monitor off, fixed iteration count; a sample\n"
            "repeats the solve time_batch times so that it lasts at least 1 ms), min and max\n"
            "beside it; time_setup_s is the solver's setup (once per problem), timed apart;\n"
@@ -295,7 +300,9 @@ static void solve_row(void *ctx, const bench_row *w)
     csv_num(ok && r->info.omega > 0 ? r->info.omega : NAN);
     csv_num(ok && r->info.shape ? r->info.beta : NAN);
     csv_num(ok && r->info.shape ? r->info.gamma : NAN);
-    printf(",%s\n", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "");
+    printf(",%s,", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "");
+    bench_csv_field(stdout, w->peer_status ? w->peer_status : "");
+    putchar('\n');
     bench_flush_stdout();
 }
 
@@ -469,7 +476,7 @@ int bench_cmd_solve(int argc, char **argv)
         snprintf(S.name, sizeof S.name, "solve");
         printf("instance,solver,status,iterations,residual,residual_inf,time_s,time_min_s,"
                "time_max_s,time_batch,time_setup_s,rel_residual,zdiff,wdiff,work,form,order,"
-               "omega,beta,gamma,shape\n");
+               "omega,beta,gamma,shape,peer_status\n");
         bench_flush_stdout();
         bench_sink sink = {.histdir = a.history, .row = solve_row, .after = solve_after,
                            .ctx = &a, .force = a.force, .lean = a.lean};

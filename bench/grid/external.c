@@ -15,7 +15,9 @@
  * none is reported), median, min and max.  A run past `timeout' seconds is killed (its whole
  * process group) and the row says `timeout'; a command that fails, dies or writes no valid
  * z.mtx gives `external-failed' with one line saying why; an answer is `answered' (the
- * harness cannot know whether the command thinks it converged).
+ * harness cannot know whether the command thinks it converged): the row's peer_status, its
+ * status the suite's verdict from the residual (run.c: converged iff ||r||_2 <= the tol
+ * asked).
  * Cost: the command's, plus one product with A per scored iterate. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "grid.h"

@@ -108,7 +108,10 @@ typedef struct bench_row {     /* one run, as the row writers see it */
     const bench_spec *spec;
     const lcp_problem *P;
     const char *status;        /* lcp_status_str, or "no-z0", "bad-permutation", "timeout",
-                                  "crashed" (a limited run's child died) */
+                                  "crashed" (a limited run's child died); the answer of a
+                                  judged solver (bench_judged): bench_residual_status's */
+    const char *peer_status;   /* "" for ours; a judged solver's own status (lcp_status_str;
+                                  "answered" for an external command; "" when cut short) */
     int usable;                /* the run gave an answer (status >= 0) */
     const bench_result *r;
     int iter_to_tol;           /* first recorded sweep with ||r||_2 <= tol; -1 */

@@ -12,12 +12,14 @@
  *     the solver does not use it or its default is the solver's), status,iterations,
  *     iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,time_s,time_min_s,
  *     time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,shape,form_used,
- *     history
+ *     history,peer_status
  * *_used is what the solver reports; iter_to_tol = first recorded sweep with ||r||_2 <= tol
- * (empty when never reached); residuals are lcp_residual at the final z; zdiff/wdiff need a
- * reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max seconds per solve of
- * the timing samples, time_batch = solves per sample, time_setup_s = the solver's setup
- * (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
+ * (empty when never reached); status: the solver's, except for a peer's or an external
+ * command's answer, judged by its residual (judge(): converged iff ||r||_2 <= the tol asked),
+ * whose own status is peer_status (empty for ours); residuals are lcp_residual at the final
+ * z; zdiff/wdiff need a reference (zref.mtx or ref=SOLVER); time_s/min/max = median/min/max
+ * seconds per solve of the timing samples, time_batch = solves per sample, time_setup_s =
+ * the solver's setup (lcp_prepare), timed once apart from the solves.  Empty fields mean "no value"; NaN is
  * never printed.  Cost: the runs; the recording adds nothing to the reported times.
  */
 #include "grid.h"
@@ -72,6 +74,28 @@ static const char *cannot_start(const bench_settings *set, const lcp_problem *P)
     return NULL;
 }
 
+/* The row's status and iter_to_tol once the run is done: a peer's or an external command's
+ * answer is judged by its residual (bench_residual_status), its own status kept in
+ * peer_status; a direct solver's iterations count as reaching tol when its residual is at
+ * most tol */
+static void judge(bench_row *w, const bench_spec *sp, const bench_result *r,
+                  const bench_history *h)
+{
+    double tol = bench_settings_tol(&sp->set);
+    w->peer_status = "";
+    if (bench_judged(sp->solver->name, sp->ext_cmd != NULL)) {
+        int cut = r->timed_out || r->crashed || !strcmp(w->status, "no-z0") ||
+                  !strcmp(w->status, "bad-permutation");
+        w->peer_status = cut ? "" : w->status;
+        if (w->usable) w->status = bench_residual_status(r->res.r2, tol);
+    }
+    if (!w->usable) return;
+    w->iter_to_tol = iter_to_tol(h, tol);
+    if ((sp->solver->needs & LCP_DIRECT) && r->res.r2 <= tol &&
+        (!strcmp(w->status, "converged") || !strcmp(w->status, "solved-nonunique")))
+        w->iter_to_tol = r->iterations;
+}
+
 /* one run of spec sp on instance I: measure, history file, row; 1 when it failed */
 static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, lcp_problem *P,
                    double *z, const bench_sink *out)
@@ -80,7 +104,7 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
     bench_result r;
     bench_history h = {0};
     bench_row w = {.inst = I, .spec = sp, .P = P, .r = &r, .iter_to_tol = -1, .history = "",
-                   .z = z};
+                   .peer_status = "", .z = z};
     const char *no = cannot_start(set, P);
     int failed = 0;
     char hname[2 * BENCH_LABEL + 16], path[BENCH_PATH + 300], msg[8400];
@@ -120,11 +144,7 @@ static int one_run(const char *cmd, const bench_inst *I, const bench_spec *sp, l
             else bench_error(cmd, "%s: %s: %s", I->name, set->label, w.status);
         }
     }
-    if (w.usable) {
-        w.iter_to_tol = iter_to_tol(&h, set->opt.tol);
-        if ((sp->solver->needs & LCP_DIRECT) && (r.status == LCP_OK || r.status == LCP_NONUNIQUE))
-            w.iter_to_tol = r.iterations;
-    }
+    judge(&w, sp, &r, &h);
     if (w.usable && out->history && h.n > 0) {
         bench_history_name(I->name, set->label, hname, sizeof hname);
         if (out->history(out->ctx, hname, &h) == 0) w.history = hname;
@@ -235,7 +255,7 @@ void bench_runs_head(FILE *f)
         if (st[k].kind != BENCH_TEXT) fprintf(f, ",%s", st[k].key);
     fprintf(f, ",status,iterations,iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,"
                "time_s,time_min_s,time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,"
-               "shape,form_used,history\n");
+               "shape,form_used,history,peer_status\n");
 }
 
 static void runs_row(void *ctx, const bench_row *w)
@@ -277,6 +297,8 @@ static void runs_row(void *ctx, const bench_row *w)
     fprintf(f, ",%s,%s,", r->info.shape == 'D' ? "D" : r->info.shape == 'I' ? "I" : "",
             ok ? lcp_form_name(r->info.form) : "");
     bench_csv_field(f, w->history);
+    fputc(',', f);
+    bench_csv_field(f, w->peer_status ? w->peer_status : "");
     fputc('\n', f);
     fflush(f);
 }

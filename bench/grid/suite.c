@@ -180,6 +180,18 @@ static int split_kv(const parser *p, const char *tok, char *buf, size_t len, cha
     return 0;
 }
 
+/* A `set tol=T' skipped by a solver that takes no tolerance still sets the tolerance its
+ * answer is judged by (bench_settings_tol); 1 (skipped) */
+static int keep_tol(bench_settings *s, const bench_setting *k, const char *val)
+{
+    bench_settings t;
+    char msg[512];
+    bench_settings_default(&t);
+    if (!strcmp(k->key, "tol") && bench_setting_set(&t, k, val, msg, sizeof msg) == 0)
+        s->tol_asked = t.opt.tol;
+    return 1;
+}
+
 /* Apply KEY=VALUE to s for solver sv (NULL: only check the value).  strict: a key that sv
  * does not use is an error; else it is skipped (`set' lines, `solver all').  0, 1 when
  * skipped, or 2 (error printed). */
@@ -192,7 +204,7 @@ static int apply_kv(const parser *p, bench_settings *s, const lcp_solver *sv, co
     if (!k || !strcmp(key, k->flag ? k->flag : ""))
         return perr(p, 2, "unknown key '%s' (lcpbench list settings)", key);
     if (sv && !bench_setting_uses(k, sv)) {
-        if (!strict) return 1;
+        if (!strict) return keep_tol(s, k, val);
         return perr(p, 2, "%s does not use %s (lcpbench list settings)", sv->name, key);
     }
     if (bench_setting_set(s, k, val, msg, sizeof msg) != 0)

@@ -55,6 +55,16 @@ const lcp_solver *bench_solver_find(const char *name); /* NULL when unknown */
 /* The library a solver name belongs to, by liblcp-peers's naming (siconos-, ode-, bullet-):
  * "siconos", "ode", "bullet", or "ours"; also for a peer this build was made without. */
 const char *bench_solver_library(const char *name);
+/* The suite's own verdict on an answer from its residual (bench/README.md, "Peer
+ * statuses"): "converged" when ||r||_2 (the harness's lcp_residual) <= tol, the
+ * tolerance asked, else "not-converged" (NaN too).  The status of every run of another
+ * library's solver (a peer, `solver external') that gave an answer; the solver's own verdict
+ * goes to peer_status. */
+const char *bench_residual_status(double r2, double tol);
+/* 1 when the harness judges the answers of solver NAME itself (bench_residual_status): a
+ * peer library's solver (bench_solver_library is not "ours") or an external command
+ * (external = 1) */
+int bench_judged(const char *name, int external);
 
 /* ---- run settings (settings.c): one table behind solve flags, suite keys, help, runs.csv -- */
 enum { BENCH_LABEL = 96 };
@@ -66,6 +76,8 @@ typedef struct bench_settings {
     char label[BENCH_LABEL];    /* "": suites make one from the solver and its keys */
     int perm_rows;              /* 0: entries of opt.perm (solve --order perm:FILE) */
     uint64_t given;             /* bit k: setting k of the table was given */
+    double tol_asked;           /* NaN: the tol given to a solver that takes none (a direct
+                                   one, `solver external'), kept for bench_residual_status */
 } bench_settings;
 
 typedef enum bench_kind { BENCH_INT, BENCH_DOUBLE, BENCH_ENUM, BENCH_BOOL, BENCH_TEXT } bench_kind;
@@ -92,8 +104,12 @@ int bench_setting_set(bench_settings *s, const bench_setting *k, const char *val
                       size_t len);
 /* The first setting given in s that solver sv does not use, or NULL. */
 const bench_setting *bench_settings_unused(const bench_settings *s, const lcp_solver *sv);
-/* The settings of s that solver sv does not use back to their defaults, not given. */
+/* The settings of s that solver sv does not use back to their defaults, not given (a tol
+ * given is kept in tol_asked). */
 void bench_settings_drop_unused(bench_settings *s, const lcp_solver *sv);
+/* The tolerance asked of the run: tol_asked when a tol was given to a solver that takes
+ * none, else opt.tol (default 1e-6) */
+double bench_settings_tol(const bench_settings *s);
 /* Setting k of s as text for runs.csv; "" when not given and the default is the solver's. */
 void bench_setting_text(const bench_settings *s, const bench_setting *k, char *out, size_t len);
 /* help lines: solve flags (solve_flags = 1) or suite keys */

@@ -1,6 +1,8 @@
 /* registry.c: the harness's one list of solvers: liblcp's registry, then liblcp-peers's
  * (lcp_peers.h), in that order, as one table.  Every subcommand finds solvers here, so a
- * peer runs wherever liblcp's own solvers run; liblcp itself knows nothing of the peers. */
+ * peer runs wherever liblcp's own solvers run; liblcp itself knows nothing of the peers.
+ * The peers' answers are judged here too: the suite's verdict from its own residual
+ * (bench_residual_status), whatever the peer says of itself. */
 #include "kit.h"
 #include "lcp_peers.h"
 
@@ -43,4 +45,14 @@ const char *bench_solver_library(const char *name)
     if (!strncmp(name, "ode-", 4)) return "ode";
     if (!strncmp(name, "bullet-", 7)) return "bullet";
     return "ours";
+}
+
+const char *bench_residual_status(double r2, double tol)
+{
+    return r2 <= tol ? "converged" : "not-converged"; /* NaN compares false */
+}
+
+int bench_judged(const char *name, int external)
+{
+    return external || strcmp(bench_solver_library(name), "ours") != 0;
 }

@@ -106,6 +106,7 @@ void bench_settings_default(bench_settings *s)
     s->reps = 5;
     s->plot = 1;
     s->timeout = 0.0;
+    s->tol_asked = NAN;
 }
 
 int bench_setting_uses(const bench_setting *k, const lcp_solver *s)
@@ -131,11 +132,17 @@ void bench_settings_drop_unused(bench_settings *s, const lcp_solver *sv)
     bench_settings_default(&d);
     for (int k = 0; k < NSET; k++)
         if ((s->given >> k & 1u) && !bench_setting_uses(&table[k], sv)) {
+            if (table[k].at == offsetof(bench_settings, opt.tol)) s->tol_asked = s->opt.tol;
             memcpy((char *)s + table[k].at, (const char *)&d + table[k].at, table[k].size);
             if (table[k].word) memcpy((char *)s + table[k].word_at, (const char *)&d +
                                       table[k].word_at, sizeof(int));
             s->given &= ~(1ull << k);
         }
+}
+
+double bench_settings_tol(const bench_settings *s)
+{
+    return isnan(s->tol_asked) ? s->opt.tol : s->tol_asked;
 }
 
 int bench_parse_number(const char *s, double *v)

@@ -99,7 +99,8 @@ enum { NINST = sizeof insts / sizeof insts[0] };
 /* one run's numbers (NaN when absent) */
 typedef struct orow {
     int have;
-    char status[32];
+    char status[32];         /* ode-dantzig (a peer): the suite's verdict from its residual */
+    char peer_status[32];    /* ode-dantzig's own status, "" for ours */
     double m, time, it, it_tol, rinf, rel, zd, wd;
     double tmin, tmax;           /* the timing samples' spread (s) */
 } orow;
@@ -157,6 +158,8 @@ static void read_runs(const bench_table_ctx *t, odata *D, const bench_csv *T)
             int r = bench_runs_find(T, insts[D->idx[k]].name, sets[s].label);
             o->have = r >= 0;
             snprintf(o->status, sizeof o->status, "%s", r < 0 ? "" : bench_csv_get(T, r, cs));
+            snprintf(o->peer_status, sizeof o->peer_status, "%s",
+                     bench_csv_get(T, r, bench_csv_col(T, "peer_status")));
             o->m = r < 0 ? NAN : bench_csv_num(T, r, cm);
             o->time = r < 0 ? NAN : bench_csv_num(T, r, ct);
             o->it = r < 0 ? NAN : bench_csv_num(T, r, ci);
@@ -579,11 +582,11 @@ static int write_sim_csv(const bench_table_ctx *t, const osims *M)
 static int write_csv(const bench_table_ctx *t, const odata *D, const oscale *S)
 {
     static const char *const head[] = {
-        "instance", "part", "m", "setting", "status", "time_s", "iterations", "iter_to_tol",
-        "residual_inf", "rel_residual", "zdiff", "wdiff", "frozen_residual", "pivots",
-        "factorizations", "partial_row", "rows_zeroed"};
+        "instance", "part", "m", "setting", "status", "peer_status", "time_s", "iterations",
+        "iter_to_tol", "residual_inf", "rel_residual", "zdiff", "wdiff", "frozen_residual",
+        "pivots", "factorizations", "partial_row", "rows_zeroed"};
     bench_csvw w;
-    if (bench_csvw_open(&w, t->cmd, t->out, "ode.csv", t->force, 17, head)) return 1;
+    if (bench_csvw_open(&w, t->cmd, t->out, "ode.csv", t->force, 18, head)) return 1;
     for (int k = 0; k < D->ni; k++)
         for (int s = 0; s < NSET; s++) {
             const orow *r = &D->r[k][s];
@@ -595,6 +598,7 @@ static int write_csv(const bench_table_ctx *t, const odata *D, const oscale *S)
             bench_csvw_num(&w, r->m, "%.0f");
             bench_csvw_str(&w, sets[s].label);
             bench_csvw_str(&w, r->status);
+            bench_csvw_str(&w, r->peer_status);
             bench_csvw_num(&w, r->time, "%.6e");
             bench_csvw_num(&w, r->it, "%.0f");
             bench_csvw_num(&w, r->it_tol, "%.0f");
@@ -678,7 +682,9 @@ static void md_part(FILE *m, const odata *D, int part, const int *cols, int nc)
             else if (part == D3)
                 snprintf(cell[c], sizeof cell[c], "%s s", bench_fmt(a, sizeof a, r->time, "%.3g"));
             else
-                snprintf(cell[c], sizeof cell[c], "%s %s / %s / %s s%s%s", r->status,
+                snprintf(cell[c], sizeof cell[c], "%s%s%s%s %s / %s / %s s%s%s", r->status,
+                         r->peer_status[0] ? " (own " : "", r->peer_status,
+                         r->peer_status[0] ? ")" : "",
                          bench_fmt(a, sizeof a, r->rinf, "%.1e"),
                          bench_fmt(b, sizeof b, r->wd, "%.1e"),
                          bench_fmt(d, sizeof d, r->time, "%.2g"),

@@ -27,6 +27,11 @@ As a module (PYTHONPATH=tests/common, or sys.path): the same functions and Tap.
   strip_time_columns PATH
         prints the CSV at PATH without its time columns (TIME_COLUMNS), one line a row,
         fields joined by commas: run folders compared but for their times
+  regen_compare COMMITTED FRESH VERSION REL SET...
+        TAP: the result sets SET of COMMITTED (results/) against their regeneration in
+        FRESH: the same CSV files, every cell but the timing columns (TIME_COLUMNS) equal,
+        numbers within the relative REL (or both below 1e-12 in magnitude: rounding);
+        provenance naming VERSION in both
 
 As a module only: csv_rows(PATH), the rows as dicts (csv.DictReader); table_rows(DIR,
 NAME...), those of each CSV NAME of a table's folder; claims_by_id(DIR), its claims.csv's
@@ -38,8 +43,17 @@ import glob
 import os
 import sys
 
-# the time columns of runs.csv and of the histories: what differs between two equal runs
-TIME_COLUMNS = ("time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s")
+# The timing columns, the one list: what differs between two runs of the same build on the
+# same input (strip_time_columns and regen_compare leave them out).  An entry is a column
+# name (in every CSV), or SET/FILE:COLUMN (one CSV of a result set of results/), or
+# SET/FILE[ID]:COLUMN (the row of a claims.csv whose id is ID: a claim on times).
+TIME_COLUMNS = (
+    "time_s", "time_min_s", "time_max_s", "time_batch", "time_setup_s",  # run folders
+    "time_per_sweep_s", "time_per_row_s",                # spook-pgs-scaling.csv
+    "spook-pgs/plots/spook-pgs-scaling.csv:y",           # its figure: seconds per sweep
+    "spook-pgs/claims.csv[spook-linear]:numbers",        # linear cost: time per sweep per row
+    "spook-pgs/claims.csv[spook-linear]:verdict",
+)
 
 
 class NoPandas(Exception):
@@ -105,6 +119,110 @@ def strip_time_columns(path):
     keep = [i for i, h in enumerate(rows[0]) if h not in TIME_COLUMNS]
     for r in rows:
         print(",".join(r[i] for i in keep))
+
+
+def _timing(name, col, row_id):
+    """is column col of the CSV name (SET/FILE), in the row whose id is row_id, a timing one"""
+    return (col in TIME_COLUMNS or "%s:%s" % (name, col) in TIME_COLUMNS
+            or "%s[%s]:%s" % (name, row_id, col) in TIME_COLUMNS)
+
+
+# numbers below it in magnitude are rounding (a semi-definite A_FF's smallest eigenvalue,
+# -1.2e-15 on one machine and -1.4e-15 on another): regen_compare takes two such as equal
+ROUNDING = 1e-12
+
+
+def _same(a, b, rel):
+    """two CSV cells alike: equal text, or numbers within rel of each other, or both at
+    rounding (ROUNDING)"""
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    big = max(abs(x), abs(y))
+    return big <= ROUNDING or abs(x - y) <= rel * big
+
+
+def _csv_diffs(name, old, new, rel):
+    """the differences of two CSVs of result set file name (SET/FILE) but timing columns"""
+    a, b = csv_rows(old), csv_rows(new)
+    with open(old, newline="") as f:
+        head_a = next(csv.reader(f), [])
+    with open(new, newline="") as f:
+        head_b = next(csv.reader(f), [])
+    if head_a != head_b:
+        return ["%s: columns %s, regenerated %s" % (name, head_a, head_b)]
+    if len(a) != len(b):
+        return ["%s: %d rows, regenerated %d" % (name, len(a), len(b))]
+    out = []
+    for k, (ra, rb) in enumerate(zip(a, b)):
+        for c in head_a:
+            if not _timing(name, c, ra.get("id")) and not _same(ra[c], rb[c], rel):
+                out.append("%s: row %d (%s) %s: %r, regenerated %r"
+                           % (name, k + 2, ",".join(list(ra.values())[:2]), c, ra[c], rb[c]))
+    return out
+
+
+def _provenance(d, setname, version, clean):
+    """what is missing of set folder d's provenance: provenance.json naming the version, a
+    date and the command, and the provenance lines at the top of each Markdown file; clean:
+    the commit named is not -dirty (a committed set was made by a committed build)"""
+    import json
+    miss = []
+    try:
+        with open(os.path.join(d, "provenance.json")) as f:
+            p = json.load(f)
+        if not str(p.get("lcpbench", "")).startswith(version + " (git "):
+            miss.append("%s/provenance.json: lcpbench %r, not version %s with its commit"
+                        % (setname, p.get("lcpbench"), version))
+        if not p.get("date") or not p.get("command"):
+            miss.append("%s/provenance.json: no date or command" % setname)
+        if clean and "-dirty" in str(p.get("lcpbench", "")):
+            miss.append("%s/provenance.json: %r: made by a build of a modified tree"
+                        % (setname, p.get("lcpbench")))
+    except (OSError, ValueError) as e:
+        miss.append("%s/provenance.json: %s" % (setname, e))
+    for md in sorted(glob.glob(os.path.join(d, "*.md"))):
+        with open(md) as f:
+            head = f.read(4000)
+        for line in ("# lcpbench: " + version + " (git ", "# date: ", "# command: "):
+            if "\n" + line not in head:
+                miss.append("%s/%s: no provenance line %r" % (setname, os.path.basename(md),
+                                                                line))
+    return miss
+
+
+def regen_compare(committed, fresh, version, rel=1e-9, *sets):
+    """TAP: each result set SET of committed (results/) against its regeneration in fresh:
+    the same CSV files (plots/ included), the same columns and rows, every cell but the
+    timing columns (TIME_COLUMNS) equal (numbers within rel, or both below ROUNDING in
+    magnitude); the provenance of both (the
+    version, a date, the command) present and excluded from the comparison.  Exit 1 when
+    a check failed."""
+    rel = float(rel)
+    t = Tap()
+    for s in sets:
+        a, b = os.path.join(committed, s), os.path.join(fresh, s)
+        for d, what, clean in ((a, "committed", True), (b, "regenerated", False)):
+            miss = _provenance(d, s, version, clean)
+            t.ok(not miss, "%s: %s provenance names version %s%s, a date and the command"
+                 % (s, what, version, " and a commit" if clean else ""), "; ".join(miss[:5]))
+        files = sorted(os.path.relpath(f, a) for f in glob.glob(os.path.join(a, "**", "*.csv"),
+                                                                   recursive=True))
+        again = sorted(os.path.relpath(f, b) for f in glob.glob(os.path.join(b, "**", "*.csv"),
+                                                                   recursive=True))
+        t.ok(files and files == again, "%s: the same %d CSV files" % (s, len(files)),
+             "committed %s, regenerated %s" % (files, again))
+        for f in files:
+            if f not in again:
+                continue
+            diffs = _csv_diffs("%s/%s" % (s, f), os.path.join(a, f), os.path.join(b, f), rel)
+            t.ok(not diffs, "%s/%s: every non-timing column as committed (%d differences)"
+                 % (s, f, len(diffs)), "; ".join(diffs[:5]))
+    if t.done():
+        raise AssertionError("the regenerated result sets differ from the committed ones")
 
 
 def csv_rows(path):

@@ -25,9 +25,13 @@ run "$L" run "$T/s.txt" --out "$T/r"
 ok "a grid with external solvers runs (exit 1: one of them failed)" rc_is 1
 R=$T/r/runs.csv
 ok "external: the answer is scored by the harness (answered; capsule: residual below 1e-9 as pgs's)" \
-  bash -c "[ \"\$(col '$R' xpgs status | sort -u)\" = answered ] &&
+  bash -c "[ \"\$(col '$R' xpgs peer_status | sort -u)\" = answered ] &&
     awk -v a=\"\$(col '$R' xpgs residual | tail -n 1)\" -v b=\"\$(col '$R' pgs residual | tail -n 1)\" \
       'BEGIN { exit !(a > 0 && a < 1e-9 && b < 1e-9) }'"
+# its status is the suite's verdict: converged exactly when ||r||_2 <= the tol asked (1e-6)
+ok "external: status converged iff its residual is at most the tolerance" \
+  bash -c "paste -d' ' <(col '$R' xpgs status) <(col '$R' xpgs residual) |
+    awk '{ n++; if (\$1 != (\$2 + 0 <= 1e-6 ? \"converged\" : \"not-converged\")) bad = 1 } END { exit !(n == 2 && !bad) }'"
 ok "external: its time comes from timing the process (median within min and max)" \
   bash -c "awk -v t=\"\$(col '$R' xpgs time_s | head -n 1)\" -v lo=\"\$(col '$R' xpgs time_min_s | head -n 1)\" \
     -v hi=\"\$(col '$R' xpgs time_max_s | head -n 1)\" 'BEGIN { exit !(t > 0 && lo <= t && t <= hi) }'"
