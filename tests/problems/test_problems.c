@@ -339,10 +339,10 @@ static void test_params(void)
        "params/pool-that-does-not-fit-is-rejected (%s)", msg);
     int n;
     const prob_scene *all = prob_scenes(&n);
-    int named = n == 12;
+    int named = n == 14;
     for (int k = 0; k < n; k++)
         named = named && all[k].name && all[k].description && prob_scene_find(all[k].name);
-    ok(named, "params/registry-lists-12-named-scenes");
+    ok(named, "params/registry-lists-14-named-scenes");
 }
 
 /* every instance folder under dir: read (validated) and checked like the stepper's */
@@ -392,6 +392,9 @@ int main(int argc, char **argv)
     check_A("capsule", NULL, 20, 1);
     check_A("three-spheres", NULL, 20, 1);
     check_A("chain", NULL, 100, 25);
+    static const char *const wall[] = {"layers=3", "cols=3", NULL};
+    check_A("boxes", wall, 60, 20);
+    check_A("mass-ratio", NULL, 60, 20);
     if (argc > 1) check_folders(argv[1]);
     return tap_done();
 }
