@@ -21,14 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_info *info)
-{
-    char msg[512];
-    lcp_status st = prob_step(W, hook, ctx, info, msg, sizeof msg);
-    if (st != LCP_OK) tap_diag("step failed: %s", msg);
-    return st == LCP_OK ? 0 : -1;
-}
-
 typedef struct dhook {
     int at;           /* step whose problem is described */
     int m, n, got;

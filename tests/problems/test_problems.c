@@ -34,14 +34,6 @@
 #include <string.h>
 
 
-static int step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_info *info)
-{
-    char msg[512];
-    lcp_status st = prob_step(W, hook, ctx, info, msg, sizeof msg);
-    if (st != LCP_OK) tap_diag("step failed: %s", msg);
-    return st == LCP_OK ? 0 : -1;
-}
-
 /* ---- A == J Minv J^T + diag(E), checked independently ----------------------------------- */
 
 typedef struct acheck {
