@@ -26,4 +26,6 @@ spheres         --at 100                                       # spheres-step100
 capsule         --at 1                                         # capsule-step1
 three-spheres   --at 1                                         # three-spheres-step1
 chain           --at 300                                       # chain-step300
+boxes           --param n=5 --at 10 --name boxes-tower-5       # boxes-tower-5-step10
+mass-ratio      --param ratio=10000 --at 10 --name mass-ratio-1e4  # mass-ratio-1e4-step10
 LIST

@@ -5,7 +5,9 @@
  *   sphere vs sphere (bodies a < b):         g = |c_a - c_b| - r_a - r_b, n = (c_a - c_b)/|.|
  * A contact is kept when g <= margin.  Segments (capsules) touch planes at their two ends
  * (the nearest points of a segment to a plane); body-body contacts are between spheres of
- * bodies whose collide flag is set.
+ * bodies whose collide flag is set.  Box geoms are left to collide_box.c (face contacts:
+ * box-plane corners, box-box by clipping), every box against every plane and every pair of
+ * boxes whose bounding spheres come within margin (O(N^2) in the boxes).
  *
  * Broad phase: a uniform grid with cells of side 2 r_max + margin.  Each sphere gets the
  * packed key of its cell (21 bits per axis); the (key, index) pairs are sorted and every
@@ -242,6 +244,45 @@ static lcp_status broad_phase(const prob_world *W, const sphere_list *S, contact
     return st;
 }
 
+/* append n contacts with their tangents */
+static lcp_status append(int dim, contact_buf *B, const prob_contact *c, int n)
+{
+    for (int k = 0; k < n; k++) {
+        prob_contact *d = push(B);
+        if (!d) return LCP_ERR_NOMEM;
+        *d = c[k];
+        tangents(dim, d);
+    }
+    return LCP_OK;
+}
+
+/* boxes (collide_box.c): against every plane, and every pair of box geoms on different
+ * bodies whose bounding spheres (radius |half|) come within margin, lower body first */
+static lcp_status box_contacts(const prob_world *W, const double *R, contact_buf *B)
+{
+    prob_contact c[8];
+    lcp_status st = LCP_OK;
+    for (int gi = 0; gi < W->ng && st == LCP_OK; gi++) {
+        const prob_geom *g = &W->geom[gi];
+        if (!(g->half[0] > 0.0)) continue;
+        const double *x = W->pos + 3 * g->body;
+        if (!isfinite(x[0] + x[1] + x[2])) return LCP_ERR_NONFINITE;
+        for (int p = 0; p < W->npl && st == LCP_OK; p++)
+            st = append(W->dim, B, c, prob_box_plane(W, R, gi, p, c));
+        double ri = sqrt(v3_dot(g->half, g->half));
+        for (int gj = 0; gj < W->ng && st == LCP_OK; gj++) {
+            const prob_geom *h = &W->geom[gj];
+            if (!(h->half[0] > 0.0) || h->body <= g->body) continue;
+            const double *y = W->pos + 3 * h->body;
+            double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
+            double reach = ri + sqrt(v3_dot(h->half, h->half)) + W->margin;
+            if (v3_dot(d, d) > reach * reach) continue;
+            st = append(W->dim, B, c, prob_box_box(W, R, gi, gj, c));
+        }
+    }
+    return st;
+}
+
 lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout)
 {
     contact_buf B = {NULL, 0, 0};
@@ -253,6 +294,7 @@ lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out
     if (!S.geom || !S.c || !S.arm) st = LCP_ERR_NOMEM;
     for (int gi = 0; gi < W->ng && st == LCP_OK; gi++) {
         const prob_geom *g = &W->geom[gi];
+        if (g->half[0] > 0.0) continue;                    /* boxes: box_contacts */
         int sphere = memcmp(g->a, g->b, sizeof g->a) == 0;
         for (int e = 0; e < (sphere ? 1 : 2) && st == LCP_OK; e++) {
             double arm[3], c[3];
@@ -289,6 +331,7 @@ lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out
         }
     }
     if (st == LCP_OK) st = broad_phase(W, &S, &B);
+    if (st == LCP_OK) st = box_contacts(W, R, &B);
     if (st == LCP_OK && B.n > 1) st = sort_contacts(&B, W->nb);
     lcp_free(S.geom);
     lcp_free(S.c);

@@ -118,6 +118,25 @@ static int qr_rank(int n, int m, double *A, double *tau)
     return r;
 }
 
+/* A = J^T (J m x n column-major; A n x m, room for n max(m, n)), then qr_rank */
+static int jt_rank(int m, int n, const double *J, double *A, double *tau)
+{
+    for (int j = 0; j < m; j++)                                          /* A = J^T */
+        for (int i = 0; i < n; i++) A[i + (size_t)n * (size_t)j] = J[j + (size_t)m * (size_t)i];
+    return qr_rank(n, m, A, tau);
+}
+
+int prob_rank(int m, int n, const double *J)
+{
+    if (m <= 0 || n <= 0) return 0;
+    double *A = lcp_malloc((size_t)n * (size_t)(m > n ? m : n), sizeof(double));
+    double *tau = lcp_malloc((size_t)(m > n ? m : n), sizeof(double));
+    int r = A && tau ? jt_rank(m, n, J, A, tau) : -1;
+    lcp_free(A);
+    lcp_free(tau);
+    return r;
+}
+
 lcp_status prob_modal_basis(int m, int n, const double *J, double *L, int *rank)
 {
     if (m < 0 || n < 1 || !L || !rank || (m > 0 && !J)) return LCP_ERR_ARG;
@@ -126,9 +145,7 @@ lcp_status prob_modal_basis(int m, int n, const double *J, double *L, int *rank)
     lcp_status st = A && tau ? LCP_OK : LCP_ERR_NOMEM;
     int r = 0;
     if (st == LCP_OK) {
-        for (int j = 0; j < m; j++)                                      /* A = J^T */
-            for (int i = 0; i < n; i++) A[i + (size_t)n * (size_t)j] = J[j + (size_t)m * (size_t)i];
-        r = qr_rank(n, m, A, tau);
+        r = jt_rank(m, n, J, A, tau);
         if (r < 0) st = LCP_ERR_BREAKDOWN;
     }
     if (st == LCP_OK) {                                                  /* full Q (n x n) */

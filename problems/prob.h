@@ -4,7 +4,8 @@
  *
  * WORLD.  Bodies are 2D disks (3 dof: x, y, theta) or 3D rigid bodies (6 dof: linear and
  * angular velocity in the world frame).  Geometry is a list of swept spheres in body frame
- * (prob_geom: a segment a-b with radius r; a sphere / disk when a == b), static half-spaces
+ * (prob_geom: a segment a-b with radius r; a sphere / disk when a == b) or boxes (3D,
+ * prob_add_box: face contacts, collide_box.c), static half-spaces
  * (prob_plane: n.x >= d is free) and bilateral distance joints (prob_joint).  A 2D world uses
  * the same 3-vectors with z = 0.
  *
@@ -85,7 +86,9 @@ typedef struct prob_geom {
     int body;       /* owner */
     double a[3];    /* segment start in body frame */
     double b[3];    /* segment end (== a for a sphere or disk) */
-    double r;       /* radius */
+    double r;       /* radius (0 for a box) */
+    double half[3]; /* box half extents along the body axes (all > 0: a box centred on the
+                     * body's centre of mass, a, b unused; 0: a sphere or segment) */
 } prob_geom;
 
 typedef struct prob_plane {
@@ -102,7 +105,8 @@ typedef struct prob_joint {
 
 typedef struct prob_contact {
     int a, b;          /* bodies; b < 0: world plane -1 - b */
-    int fa, fb;        /* features: 2 * geom + segment end on a; geom or plane on b */
+    int fa, fb;        /* features: 2 * geom + segment end on a; geom or plane on b;
+                        * boxes: negative codes (collide_box.c) */
     double n[3];       /* unit normal from b to a */
     double t1[3], t2[3]; /* tangents (2D: t1 only) */
     double arm_a[3];   /* world offset of a's feature centre from a's centre of mass */
@@ -155,6 +159,8 @@ lcp_status prob_body_set(prob_world *W, int k, const double pos[3], double mass,
                          const double Ib[9], double Izz);
 lcp_status prob_add_geom(prob_world *W, int body, const double a[3], const double b[3],
                          double r);
+/* A box of half extents half[3] (> 0) centred on body's centre of mass, axes = body axes. */
+lcp_status prob_add_box(prob_world *W, int body, const double half[3]);
 lcp_status prob_add_plane(prob_world *W, const double n[3], double d);
 lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
                           const double pb[3], double len);
@@ -227,6 +233,30 @@ lcp_status prob_world_create(prob_world *W, const prob_scene *s, const prob_para
  * gamma when set), every parameter (h, mu, seed, iters, tol, ...), the SPOOK, restitution
  * and friction rules, source, notes. */
 char *prob_meta(const prob_world *W, int step, int contacts, int rows);
+
+/* ---- descriptors (problems/README.md "Descriptors") ------------------------------------- */
+
+typedef struct prob_desc {
+    int rows, contacts, bodies;
+    int bilateral;           /* rows with lo = -inf and hi = +inf (joints) */
+    double bilateral_share;  /* bilateral / rows */
+    double mass_ratio;       /* max / min body mass */
+    double mu;               /* the friction coefficient of the world */
+    int self_stress;         /* dim null(J_C^T) = |C| - rank(J_C), C = the contact rows
+                              * (normal and friction); -1: not computed (|C| n > 4e6) */
+    int self_stress_normal;  /* the same on the normal rows only (lo = 0, hi = inf) */
+} prob_desc;
+
+/* The descriptors of the problem P (with J) of world W; contacts = the normal rows.  The
+ * ranks by prob_rank on the dense rows (cost O(|C| n min(|C|, n))).  LCP_OK, LCP_ERR_ARG
+ * (no J). */
+lcp_status prob_descriptors(const prob_world *W, const lcp_problem *P, prob_desc *D);
+
+/* A new text (lcp_alloc.h): P->meta followed by the descriptors as meta.txt lines
+ * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal); NULL when
+ * out of memory or without J.  For `lcpbench capture': the stepper's hooks get P->meta
+ * without them (the ranks cost a dense QR). */
+char *prob_meta_descriptors(const prob_world *W, const lcp_problem *P);
 
 #ifdef __cplusplus
 }

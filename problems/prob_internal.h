@@ -48,11 +48,21 @@ static inline void prob_rotation(const prob_world *W, int k, double R[9])
  * identity, impulses zero.  R holds the rotation of every body (9 per body). */
 lcp_status prob_collide(const prob_world *W, const double *R, prob_contact **out, int *nout);
 
+/* collide_box.c: the contacts (at most 8) of box geom gi with plane p, and of box geoms
+ * gi and gj (bodies a < b); each returns the count written to out */
+int prob_box_plane(const prob_world *W, const double *R, int gi, int p, prob_contact *out);
+int prob_box_box(const prob_world *W, const double *R, int gi, int gj, prob_contact *out);
+
 /* world.c: a 3D world of one rigid body made of n <= 4 solid spheres of radius r (total mass
  * m, m/n each) with centres at p[k] in the body frame, the body centre at (0, 0, r) above the
  * plane z = 0 (inertia sum_k (2/5 m_k r^2 I + m_k (|p_k|^2 I - p_k p_k^T))); the scenes
  * three-spheres and slide */
 lcp_status prob_sphere_body(prob_world *W, int n, const double p[][3], double m, double r);
+
+/* modal.c: rank of the dense m x n J (column-major) by the column-pivoted QR of J^T
+ * (dgeqp3), #{|R_ii| > 1e-12 |R_11|}; 0 when m or n is 0, -1 out of memory or on a
+ * LAPACK failure */
+int prob_rank(int m, int n, const double *J);
 
 /* step.c: x += h v (when linear), 2D theta += h omega, 3D q += h/2 (0, omega) q renormalised */
 void prob_integrate(prob_world *W, int linear);

@@ -62,6 +62,12 @@ static const prob_scene registry[] = {
     {"slide", "a flat body on four spheres sliding at an angle to t1: box vs cone friction",
      3, prob_slide_params, "Lacoursiere 2013, Sec. 2: box friction, not maximally dissipative",
      prob_setup_slide},
+    {"boxes", "boxes face on face, 4 contacts per face pair: a tower of n or a wall of bricks",
+     3, prob_boxes_params, "hard families: redundant face contacts (box stacks as in FCLIB)",
+     prob_setup_boxes},
+    {"mass-ratio", "a column of 5 disks, the top one 100x heavier (reverse=1: lighter)", 2,
+     prob_mass_ratio_params, "hard families: mass ratios 1 to 1e4 (Andrews et al. 2017)",
+     prob_setup_mass_ratio},
 };
 
 const prob_scene *prob_scenes(int *count)

@@ -135,6 +135,21 @@ lcp_status prob_add_geom(prob_world *W, int body, const double a[3], const doubl
     memcpy(g->a, a, sizeof g->a);
     memcpy(g->b, b, sizeof g->b);
     g->r = r;
+    memset(g->half, 0, sizeof g->half);
+    return LCP_OK;
+}
+
+lcp_status prob_add_box(prob_world *W, int body, const double half[3])
+{
+    if (!W || W->dim != 3 || body < 0 || body >= W->nb || !half) return LCP_ERR_ARG;
+    for (int i = 0; i < 3; i++)
+        if (!(half[i] > 0.0) || !isfinite(half[i])) return LCP_ERR_ARG;
+    lcp_status st = grow((void **)&W->geom, &W->caps[0], W->ng + 1, sizeof(prob_geom));
+    if (st != LCP_OK) return st;
+    prob_geom *g = &W->geom[W->ng++];
+    memset(g, 0, sizeof *g);
+    g->body = body;
+    memcpy(g->half, half, sizeof g->half);
     return LCP_OK;
 }
 

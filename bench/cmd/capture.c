@@ -70,7 +70,6 @@ static void folder(const run_args *a, long step, char *buf, size_t len)
 static lcp_status capture_hook(void *vctx, const prob_world *W, const lcp_problem *P,
                                int step)
 {
-    (void)W;
     capture_ctx *c = vctx;
     if (!wants(c->a, step)) return LCP_OK;
     char dir[4096];
@@ -82,7 +81,11 @@ static lcp_status capture_hook(void *vctx, const prob_world *W, const lcp_proble
         snprintf(c->msg, sizeof c->msg, "%s: cannot write", dir);
         return LCP_ERR_IO;
     }
-    lcp_status st = lcp_write_instance(sg.work, P, c->msg, sizeof c->msg);
+    lcp_problem Q = *P;              /* the same arrays; meta.txt with the descriptors */
+    Q.meta = prob_meta_descriptors(W, P);
+    lcp_status st = Q.meta ? lcp_write_instance(sg.work, &Q, c->msg, sizeof c->msg)
+                           : LCP_ERR_NOMEM;
+    lcp_free(Q.meta);
     if (bench_stage_commit(c->a->cmd, &sg, st == LCP_OK) != 0 && st == LCP_OK) st = LCP_ERR_IO;
     if (st != LCP_OK) {
         if (st == LCP_ERR_NOMEM) /* the message names dir, not the temporary */

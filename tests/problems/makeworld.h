@@ -1,5 +1,6 @@
-/* makeworld.h: a scene's world from "key=value" parameters, for the scene tests
- * (test_problems, test_transversal); errors go to a TAP diagnostic line. */
+/* makeworld.h: a scene's world from "key=value" parameters, and one step of it, for the
+ * scene tests (test_problems, test_transversal, test_boxes); errors go to a TAP diagnostic
+ * line. */
 #ifndef LCP_MAKEWORLD_H
 #define LCP_MAKEWORLD_H
 
@@ -23,6 +24,15 @@ static inline int make(prob_world *W, const char *scene, const char *const *kv)
         return -1;
     }
     return 0;
+}
+
+/* one prob_step: 0, or -1 with the message as a TAP diagnostic */
+static inline int step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_info *info)
+{
+    char msg[512];
+    lcp_status st = prob_step(W, hook, ctx, info, msg, sizeof msg);
+    if (st != LCP_OK) tap_diag("step failed: %s", msg);
+    return st == LCP_OK ? 0 : -1;
 }
 
 #endif

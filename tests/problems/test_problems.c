@@ -34,14 +34,6 @@
 #include <string.h>
 
 
-static int step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_info *info)
-{
-    char msg[512];
-    lcp_status st = prob_step(W, hook, ctx, info, msg, sizeof msg);
-    if (st != LCP_OK) tap_diag("step failed: %s", msg);
-    return st == LCP_OK ? 0 : -1;
-}
-
 /* ---- A == J Minv J^T + diag(E), checked independently ----------------------------------- */
 
 typedef struct acheck {
@@ -339,10 +331,10 @@ static void test_params(void)
        "params/pool-that-does-not-fit-is-rejected (%s)", msg);
     int n;
     const prob_scene *all = prob_scenes(&n);
-    int named = n == 12;
+    int named = n == 14;
     for (int k = 0; k < n; k++)
         named = named && all[k].name && all[k].description && prob_scene_find(all[k].name);
-    ok(named, "params/registry-lists-12-named-scenes");
+    ok(named, "params/registry-lists-14-named-scenes");
 }
 
 /* every instance folder under dir: read (validated) and checked like the stepper's */
@@ -392,6 +384,9 @@ int main(int argc, char **argv)
     check_A("capsule", NULL, 20, 1);
     check_A("three-spheres", NULL, 20, 1);
     check_A("chain", NULL, 100, 25);
+    static const char *const wall[] = {"layers=3", "cols=3", NULL};
+    check_A("boxes", wall, 60, 20);
+    check_A("mass-ratio", NULL, 60, 20);
     if (argc > 1) check_folders(argv[1]);
     return tap_done();
 }
