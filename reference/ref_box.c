@@ -62,6 +62,9 @@
 #include <float.h>
 #include <string.h>
 
+#define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
+#define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
+
 /* f(z) = 1/2 z^T (A + eps D) z + (q - eps D zc)^T z = 1/2 z^T (w + q - eps D zc), with
  * C->w = w at z: the quadratic whose minimum over the box is the (regularised) problem. */
 static double ref_f(const ref_ctx *C, const double *z)

@@ -27,8 +27,6 @@
 
 #define REF_TAU 1e-10      /* dependent pivot: d_k <= REF_TAU * A_kk */
 #define REF_SHIFT 1e-3     /* first eps of the proximal shift, relative to A_kk */
-#define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
-#define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
 #define REF_VIOL 4.0       /* a row violates when it is off by more than REF_VIOL eps of its
                               rounding scale s_i = (|A||z|)_i + |q_i| (a quarter of what the
                               final check allows) */
@@ -37,11 +35,7 @@
                               half of those three steps before starts the interior-point
                               phase */
 #define REF_SSN_TRIES 4    /* semismooth Newton tries a solve (rounds; PGS then Newton) */
-#define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
-#define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
 #define REF_REFINE 4       /* solve + refinement steps */
-#define REF_RESCUE_SWEEPS 20000 /* PGS sweeps of the rescue route (fewer on large problems:
-                                   about 4e8 multiply-adds) */
 
 /* The set a row is in: free (w_i = 0), at its lower or at its upper bound */
 enum { ST_FREE = 0, ST_LO = 1, ST_HI = 2 };
@@ -61,7 +55,7 @@ typedef struct ref_ctx {
     double epsf;         /* its eps */
     double *w;           /* m: A z + q (+ eps D (z - zc) when shifted) */
     double *s;           /* m: the rounding scale of w, (|A||z|)_i + |q_i| */
-    double *b, *x;       /* m: right-hand side and solution of (1) */
+    double *b, *x;       /* m: right-hand side and solution of (1), ref_partition.c */
     double eps;          /* 0, or REF_SHIFT once a dependent pivot was seen */
     double *zc;          /* m: proximal centre (used when eps > 0) */
     int prox;            /* proximal steps done */

@@ -31,6 +31,8 @@
 #include <float.h>
 #include <string.h>
 
+#define REF_POLISH 10      /* refinement steps of the final partition (while they help) */
+
 /* w = A z + q + eps D (z - zc): the w of the (regularised) LCP being pivoted, and its
  * rounding scale s = |A||z| + |q| */
 void ref_w(ref_ctx *C, const double *z)

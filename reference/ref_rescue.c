@@ -43,6 +43,10 @@
 #include <float.h>
 #include <string.h>
 
+#define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
+#define REF_RESCUE_SWEEPS 20000 /* PGS sweeps of the rescue route (fewer on large problems:
+                                   about 4e8 multiply-adds) */
+
 /* The final check: every row at rounding, |r_i| <= REF_ROUND eps s_i with r the natural
  * residual of the problem as given (coupled bounds), w unshifted.  Returns the row
  * furthest from rounding (also in C->row), or -1 when every row is at rounding. */
