@@ -8,14 +8,20 @@
  *   Error: a ValueError with .status (the status name) and .code (the lcp_status value)
  *
  * Needs NumPy (its C API); SciPy only for Problem.A, J, Minv (scipy.sparse.csr_matrix).
+ * As the lcpbench program does, the import makes OpenBLAS single-threaded unless
+ * OPENBLAS_NUM_THREADS is set: the dense solvers' answers (amgs-*-explicit, dantzig, the
+ * peers) then equal the command line's bit for bit (a BLAS sum split over threads rounds
+ * otherwise).  It holds for every user of that OpenBLAS in the process.
  */
 #define PYLCP_MODULE
 #include "pylcp.h"
 
 #include "kit.h"
 
+#include <cblas.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 PyObject *pylcp_error;
 PyTypeObject pylcp_result_type, pylcp_residuals_type;
@@ -203,6 +209,7 @@ PyMODINIT_FUNC PyInit_lcpbench(void); /* the module's one exported symbol */
 PyMODINIT_FUNC PyInit_lcpbench(void)
 {
     import_array();
+    if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1); /* as lcpbench's main */
     if (PyType_Ready(&pylcp_problem_type) < 0) return NULL;
     if (!pylcp_result_type.tp_name &&
         (PyStructSequence_InitType2(&pylcp_result_type, &result_desc) < 0 ||

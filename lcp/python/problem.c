@@ -20,6 +20,7 @@
 #include "lcp_alloc.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 /* The NumPy array of obj's attribute `attr' as `type', 1-D; NULL with an Error. */
@@ -240,10 +241,25 @@ static int copy_vector(PyObject *obj, const char *name, int m, int scalar_ok, do
  * range (the others are left to lcp_problem_check) */
 static int copy_findex(PyObject *obj, int m, int **f)
 {
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT64, 1, 2, NPY_ARRAY_CARRAY_RO);
+    PyArrayObject *g = (PyArrayObject *)PyArray_FROMANY(obj, NPY_NOTYPE, 1, 2, 0);
+    int integral = g && PyArray_ISINTEGER(g);
+    if (g && PyArray_ISFLOAT(g)) {                      /* reals: only whole numbers */
+        PyObject *d = PyArray_FROMANY((PyObject *)g, NPY_DOUBLE, 1, 2, NPY_ARRAY_CARRAY_RO);
+        integral = d != NULL;
+        for (npy_intp i = 0; d && i < PyArray_SIZE((PyArrayObject *)d); i++) {
+            double v = ((const double *)PyArray_DATA((PyArrayObject *)d))[i];
+            integral = integral && v == floor(v) && fabs(v) < 9e18;
+        }
+        Py_XDECREF(d);
+    }
+    PyArrayObject *a = integral ? (PyArrayObject *)PyArray_FROMANY(
+                                      (PyObject *)g, NPY_INT64, 1, 2,
+                                      NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST)
+                                : NULL;
+    Py_XDECREF(g);
     if (!a) {
         PyErr_Clear();
-        pylcp_raise(LCP_ERR_ARG, "findex: not an array of integers");
+        pylcp_raise(LCP_ERR_ARG, "findex: not an array of whole numbers");
         return -1;
     }
     int rc = 0;
