@@ -9,8 +9,10 @@ set -euo pipefail
 # fuzz targets, Open MPI for `mpirun lcpbench run', valgrind for the memcheck test and the
 # stopping test's instruction counts, time and bc for the oracle corpus's CPU times.  Each is
 # optional for the build itself.
+# python3-dev and python3-numpy: the Python module lcpbench (lcp/python/), built by default
+# when they are found (meson option python=auto).
 pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-dev
-      libopenblas-dev liblapacke-dev gnuplot-nox)
+      libopenblas-dev liblapacke-dev gnuplot-nox python3-dev python3-numpy)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
          libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev
