@@ -14,7 +14,7 @@
  * longer fails must reproduce the unarmed run bit for bit (status, z).
  * The reference's paths that its defaults reach only on large problems are forced on small
  * ones the same way: the supernodal factorisation (ref_super.c) and the interior-point
- * start (ldlt_ref.c), each alone and together.  So are the setups (lcp_prepare) of pgs
+ * start (ref_ipm.c), each alone and together.  So are the setups (lcp_prepare) of pgs
  * (its streaming layout, forced with lcp_pgs_prepare_layout), pgs-color and
  * pgs-color-contact: each armed run
  * prepares, then solves twice with what was prepared, then frees it (the unarmed run must
