@@ -130,13 +130,16 @@ static PyMethodDef methods[] = {
      "An instance folder (lcp/README.md, \"Instance folders\"), checked as `lcpbench solve'\n"
      "checks it; factor_tol: the relative tolerance of A = J Minv J^T + diag(E), or 'off'."},
     {"solve", (PyCFunction)(void (*)(void))pylcp_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(problem, solver='pgs', *, z0=None, history=True, check=True, **settings) -> Result\n\n"
+     "solve(problem, solver='pgs', *, z0=None, history=True, check=True, sweep=None,\n"
+     "      **settings) -> Result\n\n"
      "One solve as `lcpbench solve' runs it (the same z bit for bit), the GIL released.\n"
      "settings: the keys of `lcpbench list settings' that the solver uses (tol, maxit,\n"
      "omega, beta, gamma, order, seed, threads, form, warm, warm_scale, every), with the\n"
      "same checks and messages; order may be a sequence of m rows.  z0: start from it.\n"
      "history: record ||r||_2 and ||r||_inf of every iterate (Result.history, history_inf,\n"
-     "history_iterations).  An error status raises Error unless check=False."},
+     "history_iterations).  An error status raises Error unless check=False.\n"
+     "sweep: sweep(z, k) updating z in place, run by the library's loop (lcp_iterate)\n"
+     "in place of a solver (named 'python'; tol, maxit, warm apply)."},
     {"residual", (PyCFunction)(void (*)(void))pylcp_residual, METH_VARARGS | METH_KEYWORDS,
      "residual(problem, z) -> Residuals\n\n"
      "The one residual (lcp_residual): r = z - mid(lo, z - w, hi), w = A z + q; its norms,\n"

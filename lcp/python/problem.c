@@ -42,6 +42,19 @@ static PyArrayObject *attr_array(PyObject *obj, const char *attr, int type, cons
     return r;
 }
 
+/* M from nnz 0-based triplets (duplicates summed), when st is LCP_OK; ti and tj freed */
+static lcp_status csr_of(lcp_status st, const char *name, lcp_csr *M, npy_intp nr, npy_intp nc,
+                         npy_intp nnz, int *ti, int *tj, const double *tx)
+{
+    if (st == LCP_OK) {
+        st = lcp_csr_from_triplets(M, (int)nr, (int)nc, (int)nnz, ti, tj, tx);
+        if (st != LCP_OK) pylcp_raise(st, "%s: out of memory", name);
+    }
+    lcp_free(ti);
+    lcp_free(tj);
+    return st;
+}
+
 /* A scipy.sparse matrix in CSR (csc = 0) or CSC (csc = 1) into M: triplets, then the
  * library's CSR.  Checked: shape, indptr from 0 and non-decreasing, indices in range. */
 static lcp_status from_compressed(PyObject *obj, int csc, const char *name, lcp_csr *M)
@@ -96,12 +109,7 @@ static lcp_status from_compressed(PyObject *obj, int csc, const char *name, lcp_
             ti[e] = csc ? (int)i[e] : (int)k;                   /* row    */
             tj[e] = csc ? (int)k : (int)i[e];                   /* column */
         }
-    if (st == LCP_OK) {
-        st = lcp_csr_from_triplets(M, (int)nr, (int)nc, (int)nnz, ti, tj, PyArray_DATA(val));
-        if (st != LCP_OK) pylcp_raise(st, "%s: out of memory", name);
-    }
-    lcp_free(ti);
-    lcp_free(tj);
+    st = csr_of(st, name, M, nr, nc, nnz, ti, tj, val ? PyArray_DATA(val) : NULL);
     Py_XDECREF(ptr);
     Py_XDECREF(ind);
     Py_XDECREF(val);
@@ -146,12 +154,7 @@ static lcp_status from_dense(PyObject *obj, const char *name, lcp_csr *M)
                 ti[k] = (int)r, tj[k] = (int)c, tx[k] = x[r * nc + c];
                 k++;
             }
-    if (st == LCP_OK) {
-        st = lcp_csr_from_triplets(M, (int)nr, (int)nc, (int)nnz, ti, tj, tx);
-        if (st != LCP_OK) pylcp_raise(st, "%s: out of memory", name);
-    }
-    lcp_free(ti);
-    lcp_free(tj);
+    st = csr_of(st, name, M, nr, nc, nnz, ti, tj, tx);
     lcp_free(tx);
     Py_DECREF(a);
     return st;

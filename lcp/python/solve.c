@@ -22,6 +22,13 @@
  * residuals when history=True (use history=False to time the solve alone).
  * An error status raises lcpbench.Error (status, row, iterations) unless check=False, which
  * returns the Result with that status (residuals NaN).
+ *
+ * A SOLVER OF YOUR OWN: sweep=f (no solver named) runs f(z, k), which updates z in place
+ * (k = 1, 2, ...), as the sweep of the library's one loop, lcp_iterate, the GIL held: its
+ * starting point mid(lo, 0, hi) (or the warm start), the stopping test ||r||_2 <= tol on
+ * lcp_residual, the NaN and divergence checks, the history recorded as above.  Its name is
+ * "python", an iterative solver: tol, maxit and warm apply, other settings are refused.
+ * An exception of f stops the loop and propagates.
  */
 #include "pylcp.h"
 
@@ -231,8 +238,40 @@ static PyObject *solve_error(const lcp_solver *s, const lcp_info *info)
     return NULL;
 }
 
+/* ---- a Python sweep through the library's loop (lcp_iterate) ---------------------------- */
+
+typedef struct pysweep {
+    PyObject *fn;    /* sweep(z, k): updates z (a float64 array of m entries) in place */
+    PyObject *z;     /* the Result's z, the loop's iterate */
+    int failed;      /* the callback raised: its exception is pending */
+} pysweep;
+
+static lcp_status py_sweep(void *ctx, int sweep, double *z, int *row)
+{
+    pysweep *c = ctx;
+    PyArrayObject *za = (PyArrayObject *)c->z;
+    PyObject *arg = z == PyArray_DATA(za) ? Py_NewRef(c->z)
+                                          : pylcp_array_copy(z, (int)PyArray_SIZE(za));
+    PyObject *r = arg ? PyObject_CallFunction(c->fn, "Oi", arg, sweep) : NULL;
+    if (r && arg != c->z)                              /* a loop buffer of its own: back */
+        memcpy(z, PyArray_DATA((PyArrayObject *)arg), (size_t)PyArray_SIZE(za) * sizeof(double));
+    Py_XDECREF(arg);
+    if (!r) {
+        c->failed = 1;
+        return LCP_ERR_ARG;
+    }
+    Py_DECREF(r);
+    return LCP_OK;
+}
+
+/* the registry entry a Python sweep is checked and named by: an iterative solver (tol,
+ * maxit, warm apply) with no solve of its own */
+static const lcp_solver python_solver = {"python", "a Python sweep through lcp_iterate", 0,
+                                         NULL, NULL, NULL};
+
 PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
+    PyObject *sweep = NULL;
     PyObject *pobj = NULL, *z0 = NULL;
     const char *name = "pgs";
     int hist = 1, check = 1;
@@ -254,11 +293,17 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
                 rc = -1;
             }
         } else if (!strcmp(k, "z0")) z0 = v == Py_None ? NULL : v;
+        else if (!strcmp(k, "sweep")) sweep = v == Py_None ? NULL : v;
         else if (!strcmp(k, "history")) rc = (hist = PyObject_IsTrue(v)) < 0 ? -1 : 0;
         else if (!strcmp(k, "check")) rc = (check = PyObject_IsTrue(v)) < 0 ? -1 : 0;
         else rc = setting(k, v, P->m, &set, &perm);
     }
-    const lcp_solver *s = rc == 0 ? bench_solver_find(name) : NULL;
+    if (rc == 0 && sweep && (!PyCallable_Check(sweep) || PyTuple_GET_SIZE(args) > 1 ||
+                             (kw && PyDict_GetItemString(kw, "solver")))) {
+        pylcp_raise(LCP_ERR_ARG, "sweep: a callable sweep(z, k), and no solver beside it");
+        rc = -1;
+    }
+    const lcp_solver *s = rc == 0 ? sweep ? &python_solver : bench_solver_find(name) : NULL;
     if (rc == 0 && !s) {
         pylcp_raise(LCP_ERR_ARG, "unknown solver '%s' (lcpbench.solvers())", name);
         rc = -1;
@@ -303,11 +348,20 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
         lcp_info_init(&info);
         lcp_residuals R = {NAN, NAN, NAN, NAN, NAN};
         double zdiff = NAN, wdiff = NAN, t;
+        pysweep ps = {.fn = sweep, .z = z};
+        if (sweep) {                                   /* the GIL held: Python runs the sweep */
+            if (zs) memcpy(zd, zs, (size_t)m * sizeof(double));
+            t = seconds();
+            lcp_iterate(P, &o, py_sweep, &ps, zd, &info);
+            t = seconds() - t;
+        }
         Py_BEGIN_ALLOW_THREADS
-        if (zs) memcpy(zd, zs, (size_t)m * sizeof(double));
-        t = seconds();
-        lcp_solve(s, P, &o, zd, &info);
-        t = seconds() - t;
+        if (!sweep) {
+            if (zs) memcpy(zd, zs, (size_t)m * sizeof(double));
+            t = seconds();
+            lcp_solve(s, P, &o, zd, &info);
+            t = seconds() - t;
+        }
         if (info.status >= 0) {
             lcp_residual_ws(P, zd, wd, rec.work, rec.nwork, &R);    /* the harness's own */
             if (P->zref) lcp_ref_distance(P, zd, &zdiff, &wdiff);
@@ -317,7 +371,8 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
             for (npy_intp i = 0; i < m; i++) wd[i] = NAN;
         }
         Py_END_ALLOW_THREADS
-        if (rec.failed) pylcp_raise(LCP_ERR_NOMEM, "%s: the history: out of memory", s->name);
+        if (ps.failed) (void)0;                        /* the sweep's own exception */
+        else if (rec.failed) pylcp_raise(LCP_ERR_NOMEM, "%s: the history: out of memory", s->name);
         else if (info.status < 0 && check) solve_error(s, &info);
         else out = result(s, &info, z, w, &R, &rec, zdiff, wdiff, t);
     }

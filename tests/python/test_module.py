@@ -19,6 +19,8 @@ items below (the test python-solvers); `api': the others (python-module).
   the folder's and pgs's z bit for bit; write() then read() and the CLI on the written folder.
 - Bad input raises lcpbench.Error with the status named (non-square, NaN and Inf, wrong
   lengths, findex out of range, at itself, beyond int, lo > hi, broken CSR arrays, ...).
+- sweep=f, a numpy PGS sweep of the test's own, runs through the library's loop: its history,
+  its residual, pgs's z to 1e-12; its exception propagates, NaN stops it as non-finite.
 - The GIL is released during a solve (another thread runs meanwhile), and the answer is the
   same from two threads at once.
 - No leak: 10^4 calls of each entry point (errors included) leave the inputs' reference
@@ -345,6 +347,48 @@ F = lcpbench.Problem(None, -np.ones(6), J=J, Minv=Mi, E=E)
 B = (J @ Mi @ J.T + sp.diags(E)).toarray()
 ok(np.allclose(F.A.toarray(), B, rtol=1e-15, atol=0) and F.n == 4,
    "A = None with J, Minv, E: A = J Minv J^T + diag(E)")
+
+# ---- a sweep of your own through the library's loop ----------------------------------------
+P = lcpbench.read(next(i for i in INSTANCES if "stack-150-mu0" in i))
+Ap, dp = P.A.tocsr(), P.A.diagonal()
+
+
+def my_sweep(z, k):
+    for i in range(P.m):
+        s, e = Ap.indptr[i], Ap.indptr[i + 1]
+        z[i] = min(max(z[i] - (Ap.data[s:e] @ z[Ap.indices[s:e]] + P.q[i]) / dp[i], 0), np.inf)
+
+
+mine = lcpbench.solve(P, sweep=my_sweep, maxit=30)
+theirs = lcpbench.solve(P, "pgs", maxit=30, form="assembled")
+ok(mine.solver == "python" and mine.status == "max-iterations" and mine.iterations == 30 and
+   len(mine.history) == 31 and mine.residual == lcpbench.residual(P, mine.z).residual and
+   abs(mine.residual - theirs.residual) <= 1e-12 * theirs.residual and
+   np.abs(mine.z - theirs.z).max() <= 1e-12,
+   "sweep= a numpy PGS sweep: through lcp_iterate, 30 sweeps, 31 history points, the "
+   "residual of its z, pgs's z to 1e-12", "%s %d %.17g %.17g" % (mine.status, mine.iterations,
+                                                                  mine.residual, theirs.residual))
+exact = lcpbench.solve(P, "ldlt-ref").z
+r = lcpbench.solve(P, sweep=lambda z, k: z.__setitem__(slice(None), exact), tol=1e-10)
+ok(r.status == "converged" and r.iterations == 1, "sweep= the exact answer: converged at 1")
+for what, fn, want in [
+        ("a sweep that raises", lambda: lcpbench.solve(P, sweep=lambda z, k: 1 / 0),
+         ZeroDivisionError),
+        ("a sweep that writes NaN", lambda: lcpbench.solve(P, sweep=lambda z, k: z.fill(np.nan)),
+         "non-finite"),
+        ("a sweep with omega", lambda: lcpbench.solve(P, sweep=my_sweep, omega=1.2),
+         "bad-argument"),
+        ("a sweep beside a solver", lambda: lcpbench.solve(P, "pgs", sweep=my_sweep),
+         "bad-argument")]:
+    if isinstance(want, str):
+        good, err = raises(fn, want)
+    else:
+        try:
+            fn()
+            good, err = False, "nothing raised"
+        except want:
+            good, err = True, ""
+    ok(good, "%s: %s" % (what, want if isinstance(want, str) else want.__name__), err)
 
 # ---- the GIL --------------------------------------------------------------------------------
 big = lcpbench.read(next(i for i in INSTANCES if "pool-step100" in i))
