@@ -423,13 +423,31 @@ static lcp_status ref_rounds(ref_ctx *C, ref_drive *D, double *z)
     return st;
 }
 
+/* ref_polish, undone when it moves an answer at rounding off it (on a semi-definite A the
+ * shifted factor's steps move z along the null space, and bound rows can then fail) */
+static lcp_status ref_polish_kept(ref_ctx *C, double *z)
+{
+    int was = C->nf > 0 && ref_rounding(C, z) < 0;
+    double *z0 = was ? lcp_malloc((size_t)C->m, sizeof *z0) : NULL;
+    if (was && !z0) return LCP_ERR_NOMEM;
+    if (z0) memcpy(z0, z, (size_t)C->m * sizeof *z);
+    lcp_status st = ref_polish(C, z);
+    if (st == LCP_OK && z0 && ref_rounding(C, z) >= 0) {
+        memcpy(z, z0, (size_t)C->m * sizeof *z);
+        ref_rounding(C, z);               /* C->w, C->s of z again */
+        C->row = -1;
+    }
+    lcp_free(z0);
+    return st;
+}
+
 /* The pivoting's status made true: the coupling (Lemke), the polish, a singular final A_FF
  * (LCP_NONUNIQUE), the rounds' cap, the final check at rounding (LCP_UNDECIDED if not) */
 static lcp_status ref_final(ref_ctx *C, ref_drive *D, lcp_status st, double *z)
 {
     if (st == LCP_OK && D->lemke && C->P->findex && !D->route) /* rounds end at 1e-12 */
         st = ref_coupled_dense(C->P, C->lo, C->hi, z, &D->coupled);
-    if (st == LCP_OK && D->have_be && !D->coupled) st = ref_polish(C, z);
+    if (st == LCP_OK && D->have_be && !D->coupled) st = ref_polish_kept(C, z);
     if (st == LCP_OK && C->eps > 0.0 && C->nf > 0) { /* shifted: is A_FF itself singular? */
         int bad = -1;
         st = C->be.factor(&C->be, C->F, C->nf, 0.0, NULL, REF_TAU, &bad);
@@ -456,6 +474,10 @@ static lcp_status ref_other_routes(ref_ctx *C, ref_drive *D, lcp_status st, doub
         (st == LCP_PIVOT_CAP && D->opt->max_pivots > 0))   /* the caller's cap is a cap */
         return st;
     int how = 0;
+    lcp_residuals R;                     /* the routes start from the best iterate: the one
+                                            this route ended on, when it is the best */
+    lcp_residual(C->P, z, C->wo, &R);
+    if (isfinite(R.rinf)) ref_keep(C, D, z, R.rinf);
     lcp_status s2 = ref_rescue(C, z, D->lemke, &how);
     if (s2 == LCP_OK || s2 < 0) {
         D->nonunique = 0;
