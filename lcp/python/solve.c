@@ -181,12 +181,16 @@ static double seconds(void)
  *        time_s) */
 static PyObject *result(const lcp_solver *s, const lcp_info *info, PyObject *z, PyObject *w,
                         const lcp_residuals *R, const recorder *rec, double zdiff, double wdiff,
-                        double t)
+                        double t, double tol)
 {
     PyObject *r = PyStructSequence_New(&pylcp_result_type);
+    const char *status = lcp_status_str(info->status);
+    if (info->status >= 0 && bench_judged(s->name, 0))   /* a peer's answer: judged by its
+                                                             residual, as lcpbench does */
+        status = bench_residual_status(R->r2, tol);
     PyObject *items[] = {
         PyUnicode_FromString(s->name),
-        PyUnicode_FromString(lcp_status_str(info->status)),
+        PyUnicode_FromString(status),
         Py_NewRef(z),
         Py_NewRef(w),
         PyLong_FromLong(info->iterations),
@@ -374,7 +378,7 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
         if (ps.failed) (void)0;                        /* the sweep's own exception */
         else if (rec.failed) pylcp_raise(LCP_ERR_NOMEM, "%s: the history: out of memory", s->name);
         else if (info.status < 0 && check) solve_error(s, &info);
-        else out = result(s, &info, z, w, &R, &rec, zdiff, wdiff, t);
+        else out = result(s, &info, z, w, &R, &rec, zdiff, wdiff, t, bench_settings_tol(&set));
     }
     Py_XDECREF(z);
     Py_XDECREF(w);
