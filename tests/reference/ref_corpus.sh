@@ -64,7 +64,6 @@ while IFS=, read -r case _ rows _; do
   fi
 done <"$T/c/expected.csv"
 "$PY" "$HERE/oracle_corpus.py" check "$T/c" "$T/runs.csv" "$T/sol" | grep -v '^1\.\.' >"$T/tap"
-rc=$?
 n=$(grep -c '^\(not \)\?ok' "$T/tap")
 cat "$T/tap"
 sed 's/^/# /' "$T/times"
