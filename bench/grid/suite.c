@@ -609,31 +609,11 @@ static lcp_status cap_hook(void *vctx, const prob_world *W, const lcp_problem *P
     return st;
 }
 
-int bench_scene_world(const char *scene, int nkv, const char *const *kv, prob_world *W,
-                      char *msg, size_t msglen)
-{
-    memset(W, 0, sizeof *W);
-    const prob_scene *sc = prob_scene_find(scene);
-    if (!sc) {
-        snprintf(msg, msglen, "unknown scene '%s'", scene);
-        return -1;
-    }
-    prob_params par;
-    prob_params_default(sc, &par);
-    for (int k = 0; k < nkv; k++)
-        if (prob_params_set(&par, kv[k], msg, msglen) != LCP_OK) return -1;
-    if (prob_world_create(W, sc, &par, msg, msglen) != LCP_OK) {
-        prob_world_free(W);
-        return -1;
-    }
-    return 0;
-}
-
 int bench_capture_scene(const char *scene, int nkv, const char *const *kv, int step,
                         const char *dir, char *msg, size_t msglen)
 {
     prob_world W;
-    if (bench_scene_world(scene, nkv, kv, &W, msg, msglen) != 0) return -1;
+    if (prob_scene_world(&W, scene, nkv, kv, msg, msglen) != 0) return -1;
     if (bench_mkdir_p(dir, msg, msglen) != 0) {
         prob_world_free(&W);
         return -1;
