@@ -227,7 +227,8 @@ int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
 int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len);
 
 /* Capture the problem of step `step' of scene `scene' with "key=value" parameters into the
- * instance folder dir.  0 or -1 with msg. */
+ * instance folder dir (prob_capture_steps, then lcp_write_instance).  0 or -1 with msg, one
+ * line naming the scene (prob_capture_steps's messages, "scene NAME: " and a write's). */
 int bench_capture_scene(const char *scene, int nkv, const char *const *kv, int step,
                         const char *dir, char *msg, size_t msglen);
 

@@ -156,7 +156,8 @@ static int run_all(const bench_table_ctx *t, t1 *T)
             for (int k = 0; k < nkv; k++) kvp[k] = kv[k];
             lcp_problem P[NSTEP];
             char msg[4096] = "";
-            if (prob_capture_steps(scene[s], nkv, kvp, NULL, 0, nstep, steps_all, P, msg, sizeof msg)) {
+            if (prob_capture_steps(scene[s], nkv, kvp, NULL, 0, nstep, steps_all, P, msg,
+                                   sizeof msg)) {
                 bench_error(t->cmd, "%s", msg);
                 rc = 1;
                 continue;

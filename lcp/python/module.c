@@ -116,8 +116,9 @@ static PyObject *param_list(PyObject *params)
         PyObject *k, *v;
         Py_ssize_t pos = 0;
         while (list && PyDict_Next(params, &pos, &k, &v)) {
-            PyObject *kv = PyUnicode_Check(k) ? param_text(k, v)
-                                               : pylcp_raise(LCP_ERR_ARG, "params: a key is not a str");
+            PyObject *kv = PyUnicode_Check(k)
+                               ? param_text(k, v)
+                               : pylcp_raise(LCP_ERR_ARG, "params: a key is not a str");
             if (!kv || PyList_Append(list, kv) != 0) Py_CLEAR(list);
             Py_XDECREF(kv);
         }
