@@ -7,6 +7,7 @@ meson test sets, for each pytest run (tests/python/meson.build):
   LCPBENCH_SECONDS    a CLI run longer than this is skipped by python-solvers (CI time)
 """
 import csv
+import ctypes
 import io
 import math
 import os
@@ -22,7 +23,7 @@ INSTANCES = [p for p in os.environ["LCPBENCH_INSTANCES"].split(os.pathsep) if p]
 SECONDS = float(os.environ.get("LCPBENCH_SECONDS", "10"))
 TMP = tempfile.mkdtemp(prefix="lcpbench-py-")
 
-import lcpbench  # noqa: E402  (from LCPBENCH_PYDIR)
+import lcpbench  # noqa: E402,F401  (from LCPBENCH_PYDIR; the tests import it from here)
 
 
 def instance(part):
@@ -83,3 +84,19 @@ def cli_file(folder, solver, ext):
         return None
     f = [x for x in os.listdir(folder) if x.endswith("__" + solver + ext)]
     return os.path.join(folder, f[0]) if len(f) == 1 else None
+
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                 "uordblks", "fordblks", "keepcost")]
+
+
+def heap():
+    """bytes of the C heap in use (glibc's mallinfo2; 0 where it has none)"""
+    libc = ctypes.CDLL(None)
+    if not hasattr(libc, "mallinfo2"):
+        return 0
+    libc.mallinfo2.restype = MallInfo2
+    i = libc.mallinfo2()
+    return i.uordblks + i.hblkhd

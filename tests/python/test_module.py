@@ -14,7 +14,6 @@ the command line (lcp/python/README.md).
 - No leak: 10^4 calls of each entry point (errors included) leave the inputs' reference
   counts, Python's traced memory (tracemalloc) and the C heap (glibc mallinfo2) as they were.
 """
-import ctypes
 import gc
 import os
 import sys
@@ -27,8 +26,8 @@ import pytest
 import scipy.io as sio
 import scipy.sparse as sp
 
-from lcptest import (INSTANCES, TMP, base, cli, cli_error, cli_file, cli_solve, instance,
-                     lcpbench, mtx_vector, same_bits)
+from lcptest import (INSTANCES, TMP, base, cli, cli_error, cli_file, cli_solve, heap,
+                     instance, lcpbench, mtx_vector, same_bits)
 
 SMALL = instance("stack-30")
 
@@ -66,7 +65,8 @@ SETTINGS = [
 ]
 
 
-@pytest.mark.parametrize("name,kw,flags", SETTINGS, ids=lambda x: str(x) if isinstance(x, str) else None)
+@pytest.mark.parametrize("name,kw,flags", SETTINGS,
+                         ids=lambda x: str(x) if isinstance(x, str) else None)
 def test_settings_give_the_cli_z(small, name, kw, flags):
     if kw.get("order") == "ROWS":
         kw = dict(kw, order=reversed_rows(small.m))
@@ -283,21 +283,6 @@ def test_the_gil_is_released_during_a_solve():
 
 
 # ---- reference counts and leaks over 10^4 calls ---------------------------------------------
-class MallInfo2(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_size_t) for n in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
-                 "uordblks", "fordblks", "keepcost")]
-
-
-def heap():
-    libc = ctypes.CDLL(None)
-    if not hasattr(libc, "mallinfo2"):
-        return 0
-    libc.mallinfo2.restype = MallInfo2
-    i = libc.mallinfo2()
-    return i.uordblks + i.hblkhd
-
-
 def test_no_leak_over_10000_calls():
     Ac, qc, zc = sp.csr_matrix(A2), np.array([-1.0, -1.0]), np.array([0.5, 0.5])
     Z2 = np.array([[0.5, 0.5], [0.25, 0.75]])

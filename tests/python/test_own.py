@@ -17,13 +17,16 @@
   verdict ||r||_2 <= tol.
 """
 import csv
+import gc
 import io
 import os
+import sys
 
 import numpy as np
 import pytest
 
-from lcptest import TMP, cli, cli_error, e6, instance, lcpbench, same_bits, write_mtx_vector
+from lcptest import (TMP, cli, cli_error, e6, heap, instance, lcpbench, same_bits,
+                     write_mtx_vector)
 
 ARRAYS = ("q", "lo", "hi", "findex", "E", "z0")
 
@@ -244,9 +247,6 @@ def test_run_solver_answers_and_errors():
 
 def test_capture_does_not_leak():
     """1000 captures and 1000 refused ones leave the C heap and the params' counts flat"""
-    from test_module import heap
-    import gc
-    import sys
     params, bad = {"mu": 0.5}, {"bogus": 1}
 
     def calls():
