@@ -36,8 +36,8 @@ coupled = f >= 0
 
 def bounds(z):
     """lo, hi at z: a friction row's bounds scale with its normal row's |z| (findex)"""
-    zn = np.abs(z[np.where(coupled, f, 0)])
-    return np.where(coupled, P.lo * zn, P.lo), np.where(coupled, P.hi * zn, P.hi)
+    scale = np.where(coupled, np.abs(z[np.where(coupled, f, 0)]), 1.0)
+    return P.lo * scale, P.hi * scale
 
 
 def sweep(z):
