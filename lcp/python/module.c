@@ -102,7 +102,9 @@ static PyObject *param_text(PyObject *k, PyObject *v)
     Py_XDECREF(t);
     if (!kv) {
         PyErr_Clear();
-        pylcp_raise(LCP_ERR_ARG, "params: '%S' is neither a number nor a str", k);
+        const char *key = PyUnicode_AsUTF8(k);
+        PyErr_Clear();
+        pylcp_raise(LCP_ERR_ARG, "params: %s: neither a number nor a str", key ? key : "?");
     }
     return kv;
 }
@@ -146,9 +148,14 @@ static PyObject *py_capture(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OO$s:capture", names, &scene, &params, &step,
                                      &solver))
         return NULL;
-    PyArrayObject *st = (PyArrayObject *)(step ? PyArray_FROMANY(step, NPY_INT64, 0, 1,
-                                                                 NPY_ARRAY_CARRAY_RO)
-                                               : PyArray_ZEROS(0, NULL, NPY_INT64, 0));
+    PyArrayObject *raw = (PyArrayObject *)(step ? PyArray_FROMANY(step, NPY_NOTYPE, 0, 1,
+                                                                  NPY_ARRAY_CARRAY_RO)
+                                                : PyArray_ZEROS(0, NULL, NPY_INT64, 0));
+    PyArrayObject *st = raw && (PyArray_ISINTEGER(raw) || PyArray_SIZE(raw) == 0)
+                            ? (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_INT64, 0, 1,
+                                                               NPY_ARRAY_CARRAY_RO)
+                            : NULL;
+    Py_XDECREF(raw);
     if (!st) {
         PyErr_Clear();
         return pylcp_raise(LCP_ERR_ARG, "step: an integer >= 1, or increasing integers");
@@ -179,7 +186,7 @@ static PyObject *py_capture(PyObject *self, PyObject *args, PyObject *kw)
     const char **kv = list ? lcp_malloc((size_t)nkv + 1, sizeof *kv) : NULL;
     lcp_problem *P = kv ? lcp_malloc((size_t)nstep, sizeof *P) : NULL;
     if (list && (!kv || !P)) PyErr_NoMemory();
-    for (Py_ssize_t k = 0; P && k < nkv; k++)
+    for (Py_ssize_t k = 0; P && list && k < nkv; k++)
         if (!(kv[k] = PyUnicode_AsUTF8(PyList_GET_ITEM(list, k)))) Py_CLEAR(list);
     if (P && list) {
         char msg[4096];

@@ -96,11 +96,13 @@ def test_capture_errors_have_the_cli_message(scene, params, step, flags):
     assert str(e.value) == cli_error(p)
 
 
-def test_capture_bad_steps():
-    for step in (0, [3, 2], "x", [[1]]):
-        with pytest.raises(lcpbench.Error) as e:
-            lcpbench.capture("stack", None, step)
-        assert e.value.status == "bad-argument"
+@pytest.mark.parametrize("params,step", [
+    (None, 0), (None, [3, 2]), (None, "x"), (None, [[1]]), (None, 1.5), (None, []),
+    (None, 2**40), ({1: 2}, 1), ({"n": [1]}, 1), ("n=3", 1), (["n=3", 5], 1)])
+def test_capture_bad_steps_and_params(params, step):
+    with pytest.raises(lcpbench.Error) as e:
+        lcpbench.capture("stack", params, step)
+    assert e.value.status == "bad-argument"
 
 
 # ---- your sweep through the library's loop --------------------------------------------------
