@@ -19,7 +19,7 @@ int bench_sim_run(const char *scene, const char *solver, double beta, int steps,
     o->ke_end = NAN;
     o->stands = -1;
     prob_world W;
-    if (bench_scene_world(scene, 0, NULL, &W, msg, msglen) != 0) return -1;
+    if (prob_scene_world(&W, scene, 0, NULL, msg, msglen) != 0) return -1;
     if (prob_world_set_solver(&W, solver, iters, tol) != LCP_OK) {
         if (!msg[0]) snprintf(msg, msglen, "%s: cannot set the solver %s", scene, solver);
         prob_world_free(&W);
