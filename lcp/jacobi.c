@@ -11,7 +11,8 @@
  * line"), with a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
  * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
  * or LCP_ERR_NONFINITE.
- * Threads (options.threads, a pool started once per solve): each stage is cut into fixed
+ * Threads (options.threads, or the free cores with threads_auto; a pool started once per
+ * solve, its waits spinning briefly, then sleeping: pool.c): each stage is cut into fixed
  * blocks of rows, every row's sum is taken in the same order as the serial CSR product,
  * and the row residuals of the fused stopping test (iterate.c; for Jacobi the exact
  * residual of z^k) are summed per block, then the blocks in order: iterates and estimate
@@ -152,7 +153,8 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         form = lcp_problem_has_factors(P) ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
     if (form == LCP_FORM_MATRIX_FREE && !lcp_problem_has_factors(P)) st = LCP_ERR_NEEDS_FACTORS;
     if (!opt->omega_auto && !(opt->omega > 0.0 && opt->omega < 2.0)) st = LCP_ERR_ARG;
-    if (opt->threads < 1 || opt->threads > MAX_THREADS) st = LCP_ERR_ARG;
+    int T = lcp_threads(opt);              /* options.threads, or the free cores (auto) */
+    if (T < 1 || T > MAX_THREADS) st = LCP_ERR_ARG;
     c.mf = form == LCP_FORM_MATRIX_FREE;
     c.w = lcp_malloc((size_t)P->m, sizeof(double));
     c.zold = lcp_malloc((size_t)P->m, sizeof(double));
@@ -184,11 +186,11 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         if (!(lambda > 0.0) || !isfinite(lambda)) st = LCP_ERR_BREAKDOWN;
         else c.omega = 1.0 / lambda;
     }
-    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);  /* once per solve */
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, T);  /* once per solve */
     if (st == LCP_OK) {
         info->form = form;
         info->omega = c.omega;
-        info->threads = opt->threads;
+        info->threads = T;
         st = lcp_iterate_fused(P, opt, jacobi_sweep, &c, z, info);
         info->omega = c.omega;
     }

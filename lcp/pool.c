@@ -14,13 +14,22 @@
  * thread would hold the core of the thread it waits for (4 threads on 2 cores took twice
  * as long with the spin).  OpenMP runtimes do the same (a spin before blocking, the
  * OMP_WAIT_POLICY / blocktime setting, shortened when oversubscribed).
- * Inside a run, lcp_pool_barrier() is a sense-reversing counter barrier on C11 atomics
- * (sequentially consistent: what a thread wrote before the barrier is seen by every
- * thread after it), spinning briefly and then yielding the core, since this machine is
- * shared and a spinning thread would take the time of the thread it waits for.
+ * Inside a run, the waits between threads (lcp_pool_barrier, a sense-reversing counter
+ * barrier, and lcp_pool_await, a wait for a counter that lcp_pool_add moves; C11 atomics,
+ * sequentially consistent: what a thread wrote before it arrived or added is seen by every
+ * thread after its wait) spin for up to WAIT_SPIN_S and then sleep on a condition
+ * variable until the arrival or addition they wait for wakes them.  On a machine shared
+ * with other work the thread waited for may have lost its core: a waiter that kept
+ * spinning (or only yielded, as before: sched_yield gives the core to no one of equal
+ * priority under Linux's fair scheduler) held a core the late thread could have run on,
+ * and 2 threads ran at 0.68 to 0.80 of one thread's speed at 36 colour waits a sweep.
+ * A waiter that sleeps costs the adder one atomic load when nobody sleeps (a count of
+ * sleepers, read after the addition: with the sleeper's increment before its last look,
+ * sequentially consistent, one of the two sees the other) and a lock and a broadcast when
+ * somebody does.  With more threads than cores nobody spins.
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
  * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
- * (sleeping); one barrier per call.
+ * (sleeping); per wait, a spin of at most WAIT_SPIN_S, then a wake-up.
  * Sources: Mellor-Crummey and Scott, "Algorithms for scalable synchronization on
  * shared-memory multiprocessors" (1991), the sense-reversing centralised barrier; the
  * spin-then-block wait of Karlin, Li, Manasse and Owicki, "Empirical studies of
@@ -32,12 +41,17 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h> /* getloadavg */
 #include <unistd.h>
 
 /* how long a waiting thread spins before it sleeps (seconds), when the pool has no more
  * threads than the process has cores; with more, a spinning thread would hold the core of
  * the thread it waits for, so they sleep at once */
 #define SPIN_S 200e-6
+/* how long a thread waiting inside a run (barrier, await) spins before it sleeps: a
+ * colour's or a stage's last blocks take a few microseconds when every thread has its
+ * core, and a thread that has lost its core takes milliseconds to come back */
+#define WAIT_SPIN_S 50e-6
 
 struct lcp_pool {
     int n;                     /* threads, caller included */
@@ -51,6 +65,9 @@ struct lcp_pool {
     int sleepers;              /* workers asleep on start (under mu) */
     int caller_asleep;         /* the caller asleep on done (under mu) */
     double spin_s;             /* SPIN_S, or 0 when there are more threads than cores */
+    double wait_spin_s;        /* WAIT_SPIN_S, or 0 likewise */
+    pthread_cond_t wake;       /* the waits inside a run sleep here (under mu) */
+    atomic_int waiting;        /* threads asleep (or about to sleep) in a wait */
     lcp_pool_fn *fn;           /* the run's function and argument: written before gen */
     void *arg;
     atomic_int count, sense;   /* barrier */
@@ -136,7 +153,9 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     if (!p) return LCP_ERR_NOMEM;
     p->n = nthreads;
     p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
+    p->wait_spin_s = nthreads <= cores() ? WAIT_SPIN_S : 0.0;
     atomic_init(&p->gen, 0);
+    atomic_init(&p->waiting, 0);
     atomic_init(&p->pending, 0);
     atomic_init(&p->quit, 0);
     atomic_init(&p->count, 0);
@@ -161,6 +180,7 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     }
     pthread_cond_init(&p->start, NULL);
     pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->wake, NULL);
     int started = 0;
     for (int t = 1; t < nthreads; t++) {
         p->w[t - 1].p = p;
@@ -203,6 +223,33 @@ void lcp_pool_run(lcp_pool *p, lcp_pool_fn *fn, void *arg)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* wake the threads asleep in lcp_pool_await (after the value they wait on has changed) */
+static void wake_waiters(lcp_pool *p)
+{
+    if (atomic_load(&p->waiting) == 0) return;          /* nobody asleep: no lock */
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void lcp_pool_await(lcp_pool *p, atomic_int *a, int want)
+{
+    spinner s = {p->wait_spin_s, 0.0, 0};
+    while (atomic_load(a) != want && spinning(&s)) {}
+    if (atomic_load(a) == want) return;
+    atomic_fetch_add(&p->waiting, 1);             /* before the last look (header) */
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load(a) != want) pthread_cond_wait(&p->wake, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    atomic_fetch_sub(&p->waiting, 1);
+}
+
+void lcp_pool_add(lcp_pool *p, atomic_int *a, int v)
+{
+    atomic_fetch_add(a, v);
+    if (p->n > 1) wake_waiters(p);
+}
+
 void lcp_pool_barrier(lcp_pool *p, int tid)
 {
     if (p->n == 1) return;
@@ -210,10 +257,24 @@ void lcp_pool_barrier(lcp_pool *p, int tid)
     if (atomic_fetch_add(&p->count, 1) == p->n - 1) {   /* last to arrive releases all */
         atomic_store(&p->count, 0);
         atomic_store(&p->sense, s);
+        wake_waiters(p);
         return;
     }
-    for (long spin = 0; atomic_load(&p->sense) != s; spin++)
-        if (spin > 2000) sched_yield();
+    lcp_pool_await(p, &p->sense, s);
+}
+
+int lcp_threads_free(void)
+{
+    int c = cores();
+    double load;
+    if (getloadavg(&load, 1) != 1 || !(load >= 0.0)) return c;   /* unknown: all */
+    double f = ceil((double)c - load);                  /* the cores the load leaves */
+    return f < 1.0 ? 1 : f > (double)c ? c : (int)f;
+}
+
+int lcp_threads(const lcp_options *opt)
+{
+    return opt->threads_auto ? lcp_threads_free() : opt->threads;
 }
 
 int lcp_pool_size(const lcp_pool *p)
@@ -233,6 +294,7 @@ void lcp_pool_stop(lcp_pool *p)
         for (int t = 0; t < p->n - 1; t++) pthread_join(p->th[t], NULL);
         pthread_cond_destroy(&p->start);
         pthread_cond_destroy(&p->done);
+        pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->mu);
     }
     lcp_free(p->th);
