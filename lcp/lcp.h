@@ -287,6 +287,10 @@ typedef struct lcp_options {
                             jacobi) */
     int threads_auto;    /* 0; 1: threads = lcp_threads_free() at the solve's start (threads
                             is then not read; info.threads says how many ran) */
+    int threads_fixed;   /* 0: each sweep runs on all the threads or on the calling thread
+                            alone, whichever the sweeps so far ran faster (probed; the same
+                            iterates either way; info.solo_sweeps); 1: always on all
+                            (benchmarks of the threads' own speed) */
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
     const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
                              key (caller owns; the stepper passes each row's height) */
@@ -338,6 +342,8 @@ typedef struct lcp_info {
                             "pgs+newton"; NULL for other solvers */
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
+    int solo_sweeps;     /* parallel solvers: sweeps run on the calling thread alone, as the
+                            other threads made them slower (options.threads_fixed) */
     int colors;          /* pgs-color(-contact): colours of the row (contact) colouring; 0
                             otherwise */
     double color_time;   /* pgs-color(-contact): seconds the colouring took (in its setup: the

@@ -304,6 +304,7 @@ typedef struct color_ctx {
                              blocks of thread k's share not yet claimed, [front, back)
                              packed as front << 32 | back */
     double *z;           /* the iterate of the sweep being run (the caller's) */
+    int solo;            /* sweeps run on the calling thread alone (adaptive runs) */
 } color_ctx;
 
 /* D = the rows of S in the order rows[0..m-1] */
@@ -479,7 +480,7 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
             atomic_store(&c->left[((size_t)col * c->T + t) * LEFT_STRIDE],
                          (uint64_t)cut[t] << 32 | (uint32_t)cut[t + 1]);
     }
-    lcp_pool_run(c->pool, color_task, c);
+    c->solo += lcp_pool_run_adaptive(c->pool, color_task, c);   /* tid 0 alone: all blocks */
     double e2 = 0.0;
     for (int b = 0; b < c->L.bp[c->L.ncolors]; b++) e2 += c->part[b];   /* blocks in order */
     est->e2 = e2;
@@ -598,6 +599,7 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
             atomic_init(&c.left[((size_t)col * c.T + t) * LEFT_STRIDE], 0);
     }
     if (st == LCP_OK) st = lcp_pool_start(&c.pool, c.T);
+    if (st == LCP_OK) lcp_pool_set_adapt(c.pool, !opt->threads_fixed);
     if (st == LCP_OK) {
         info->form = L->mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
         info->omega = opt->omega;
@@ -605,6 +607,7 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
         info->colors = L->ncolors;
         st = lcp_iterate_fused(P, opt, color_sweep, &c, z, info);
         info->color_time = L->color_time;
+        info->solo_sweeps = c.solo;
     }
     lcp_pool_stop(c.pool);
     lcp_free(c.u);

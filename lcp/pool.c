@@ -27,6 +27,14 @@
  * sleepers, read after the addition: with the sleeper's increment before its last look,
  * sequentially consistent, one of the two sees the other) and a lock and a broadcast when
  * somebody does.  With more threads than cores nobody spins.
+ * ADAPTIVE RUNS (lcp_pool_run_adaptive, one per sweep): a run on all threads or on the
+ * caller alone (the workers left asleep: the callers' pieces do not depend on who runs
+ * them, so the results do not change), whichever took less time: after ADAPT_FIRST runs
+ * on all threads, two runs of the other mode, and the mode whose two runs took less (the
+ * other only below ADAPT_GAIN of the mode's) is kept for the next stretch, which doubles
+ * while the probes confirm it (up to ADAPT_MAX runs).  On a machine whose other work
+ * takes the cores, threads that would make a sweep slower are left out, at the price of
+ * the probes (at most two runs in ADAPT_FIRST + 2 at a solve's start, then ever fewer).
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
  * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
  * (sleeping); per wait, a spin of at most WAIT_SPIN_S, then a wake-up.
@@ -72,7 +80,24 @@ struct lcp_pool {
     void *arg;
     atomic_int count, sense;   /* barrier */
     int *local;                /* n: each thread's barrier sense */
+    int active;                /* threads taking part in the run now: n, or 1 (solo) */
+    /* lcp_pool_run_adaptive: all threads or the caller alone, whichever runs faster */
+    int adapt;                 /* 1: adaptive runs choose; 0: always all threads */
+    int solo;                  /* the mode adaptive runs take now (1: the caller alone) */
+    int probe;                 /* runs left in a probe of the other mode (0: none) */
+    int until;                 /* runs of the mode before its next probe */
+    int interval;              /* ADAPT_FIRST, doubled when a probe confirms, at most
+                                  ADAPT_MAX */
+    double last[2], tried[2];  /* the mode's last two run times, the probe's two */
+    int nlast;
 };
+
+/* adaptive runs: the first probe after this many runs on all threads, a probe of two runs
+ * of the other mode, the probes further apart (doubling) while they confirm the mode, at
+ * most this far apart; the other mode is taken when its two runs took under ADAPT_GAIN of
+ * the mode's last two */
+enum { ADAPT_FIRST = 4, ADAPT_PROBE = 2, ADAPT_MAX = 1024 };
+#define ADAPT_GAIN 0.97
 
 typedef struct pool_worker {
     lcp_pool *p;
@@ -152,6 +177,9 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     lcp_pool *p = lcp_calloc(1, sizeof *p);
     if (!p) return LCP_ERR_NOMEM;
     p->n = nthreads;
+    p->active = nthreads;
+    p->adapt = 1;
+    p->interval = p->until = ADAPT_FIRST;
     p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
     p->wait_spin_s = nthreads <= cores() ? WAIT_SPIN_S : 0.0;
     atomic_init(&p->gen, 0);
@@ -252,7 +280,7 @@ void lcp_pool_add(lcp_pool *p, atomic_int *a, int v)
 
 void lcp_pool_barrier(lcp_pool *p, int tid)
 {
-    if (p->n == 1) return;
+    if (p->active == 1) return;                         /* one thread, or a solo run */
     int s = p->local[tid] = !p->local[tid];
     if (atomic_fetch_add(&p->count, 1) == p->n - 1) {   /* last to arrive releases all */
         atomic_store(&p->count, 0);
@@ -280,6 +308,60 @@ int lcp_threads(const lcp_options *opt)
 int lcp_pool_size(const lcp_pool *p)
 {
     return p ? p->n : 1;
+}
+
+int lcp_pool_active(const lcp_pool *p)
+{
+    return p ? p->active : 1;
+}
+
+void lcp_pool_set_adapt(lcp_pool *p, int adapt)
+{
+    if (p) p->adapt = adapt;
+}
+
+/* the mode's last two run times (t = the newest) */
+static void remember(lcp_pool *p, double t)
+{
+    p->last[1] = p->last[0];
+    p->last[0] = t;
+    if (p->nlast < 2) p->nlast++;
+}
+
+int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
+{
+    if (p->n == 1 || !p->adapt) {
+        lcp_pool_run(p, fn, arg);
+        return 0;
+    }
+    int solo = p->probe > 0 ? !p->solo : p->solo;
+    double t0 = lcp_seconds();
+    if (solo) {                          /* the caller alone; the workers stay asleep */
+        p->active = 1;
+        fn(arg, 0);
+        p->active = p->n;
+    } else {
+        lcp_pool_run(p, fn, arg);
+    }
+    double t = lcp_seconds() - t0;
+    if (p->probe > 0) {                                  /* a probe of the other mode */
+        p->tried[--p->probe] = t;
+        if (p->probe == 0) {
+            if (p->nlast == 2 &&
+                p->tried[0] + p->tried[1] < ADAPT_GAIN * (p->last[0] + p->last[1])) {
+                p->solo = !p->solo;                      /* the other mode is faster */
+                p->last[0] = p->tried[0], p->last[1] = p->tried[1];
+                p->interval = ADAPT_FIRST;
+            } else if (p->interval < ADAPT_MAX) {
+                p->interval *= 2;                        /* confirmed: probe less often */
+            }
+            p->until = p->interval;
+        }
+    } else {
+        remember(p, t);
+        if (--p->until <= 0) p->probe = ADAPT_PROBE;
+    }
+    return solo;
 }
 
 void lcp_pool_stop(lcp_pool *p)

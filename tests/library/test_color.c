@@ -11,7 +11,9 @@
  *   - the solver after 40 sweeps equals, bit for bit, serial `pgs' with the ordering
  *     `perm' = the rows colour by colour (a serial implementation of the same coloured
  *     order), on 1, 2, 3, 4 and 8 threads (8: more threads than the cores of the machines
- *     this runs on, so the waits between threads sleep), in both forms;
+ *     this runs on, so the waits between threads sleep), in both forms, the sweeps run on
+ *     all threads or on the caller alone as the pool finds faster (adaptive runs), and on
+ *     2 threads with every sweep on both (options.threads_fixed);
  *   - to a tolerance (1e-7, cap 500) it stops after the same sweeps on 1 to 4 threads;
  *   - its setup (lcp_prepare: the colouring and the rows in colour order) made once and
  *     given to solves on 1 and 2 threads (lcp_solve and the solver's own function) gives
@@ -380,6 +382,16 @@ static void check_problem(const char *name, const lcp_problem *P)
                    info.threads == T && info.colors == nc,
                    "%s/%s/%s/threads=%d: 40 sweeps bit-identical to serial pgs in the "
                    "coloured order", col->name, name, fn, T);
+                if (T == 2) {                     /* every sweep on both threads */
+                    o.threads_fixed = 1;
+                    memset(zt, 0xff, bytes);
+                    lcp_status sf = lcp_solve(col, P, &o, zt, &info);
+                    o.threads_fixed = 0;
+                    ok(sf >= 0 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
+                       info.solo_sweeps == 0,
+                       "%s/%s/%s/threads=2, fixed: 40 sweeps on both threads, bit-identical",
+                       col->name, name, fn);
+                }
                 if (T > 4) continue;              /* 8: the 40 sweeps only (CI time) */
                 o.tol = 1e-7;
                 o.max_iter = 500;
@@ -419,8 +431,18 @@ static void check_problem(const char *name, const lcp_problem *P)
             lcp_solve(jac, P, &o, zt, &info);
             ok(info.iterations == 25 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
                info.threads == T,
-               "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi", name,
-               fn, T);
+               "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi (%d "
+               "on the caller alone)", name, fn, T, info.solo_sweeps);
+            if (T == 2) {
+                o.threads_fixed = 1;
+                memset(zt, 0xff, bytes);
+                lcp_solve(jac, P, &o, zt, &info);
+                o.threads_fixed = 0;
+                ok(info.iterations == 25 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
+                   info.solo_sweeps == 0,
+                   "jacobi/%s/%s/threads=2, fixed: 25 sweeps on both threads, bit-identical",
+                   name, fn);
+            }
         }
         lcp_rowop_free(&op);
     }
