@@ -1,6 +1,10 @@
 /* bench_color.c: the parallel solvers (issue "Performance", item 2).
  *   bench_color [--rounds R] [--curve [N] [--rows M[,M...]] [--csv FILE]] [--solver S]
  *               [--time DIR] [instance folder ...]
+ * 0. What the colouring costs in sweeps on the problem timed in 2 and 3 (and in every
+ *    parallel result it prints): the residual after 161 sweeps of pgs (natural order), of
+ *    the coloured solver and of jacobi (omega auto), and the sweeps each needs to reach
+ *    pgs's (cap 1288).
  * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order), pgs-color (rows coloured)
  *    and pgs-color-contact (contacts coloured) on each instance folder given as an
  *    argument, and their residuals after 1000 sweeps: what each colouring costs in sweeps;
@@ -50,9 +54,11 @@
  *    detection and assembly are single-threaded (problems/), and the output says so.
  *    --csv FILE: the same as CSV, one line per solver, rows and threads (kernel-chains
  *    and triad with rows 0), after `# key: value' lines that describe the machine (CPU
- *    model, cores, load average at the start; the end's as the last line).  A full curve
- *    at 10^5 and 10^6 rows on 16 cores takes about 5 minutes (tests/bench/thread_curve.sh
- *    runs it and draws the figure).
+ *    model, cores, load average at the start; the end's as the last line).  Each timing
+ *    starts after 10 ms asleep (100 ms elsewhere: see below).  A full curve at 10^5 and
+ *    10^6 rows on 16 cores should take 4 to 5 minutes (estimated from the sweep times of
+ *    the 2-core machines; not yet run on 16 cores: tests/bench/thread_curve.sh runs it,
+ *    prints its wall time and draws the figure).
  * The machine is shared: run it when it is quiet, and read the range; on a loaded machine
  * `chrt -f 1 bench_color` (root) keeps other processes off the cores while it times (each
  * timing starts after 100 ms asleep, so the real-time throttle never cuts into one). */
@@ -84,9 +90,11 @@ static double cpu(void)
 /* 100 ms asleep before each timing: run under a real-time policy (chrt,
  * results/performance.md), the timed code then stays below the kernel's real-time share (95% of
  * each second by default) and is never throttled in the middle of a timing */
+static long pause_ns = 100000000L;   /* the curve: 10 ms (a run on a machine of its own) */
+
 static void pause_briefly(void)
 {
-    struct timespec ts = {0, 100000000L};
+    struct timespec ts = {0, pause_ns};
     nanosleep(&ts, NULL);
 }
 
@@ -610,7 +618,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_color: --rows and --csv go with --curve\n");
         return 2;
     }
-    if (N > 0) fixed_threads = 1;        /* the curve: what T threads themselves do */
+    if (N > 0) fixed_threads = 1, pause_ns = 10000000L;   /* the curve: what T threads do */
     if (N > 0 && !timed) {               /* the curve: its own problems, 5 rounds */
         if (!rounds_given) R = 5;
         if (nrows == 0) rows[nrows++] = 100000;
@@ -649,6 +657,19 @@ int main(int argc, char **argv)
         free(z);
         lcp_problem_free(&P);
         return 0;
+    }
+    {   /* the colouring's sweep cost beside pgs's, on the problem timed */
+        double cu, rp, rcs, rj;
+        monitored_sweeps(&P, "pgs", 1, SLOPE, NULL, z, &cu, &rp);
+        int need = sweeps_to(&P, CS, 2, rp, 8 * (SLOPE + 1), SLOPE + 1, z, &rcs);
+        int needj = sweeps_to(&P, "jacobi", 2, rp, 8 * (SLOPE + 1), SLOPE + 1, z, &rj);
+        char a[32] = "more than the cap", b[32] = "more than the cap";
+        if (need >= 0) snprintf(a, sizeof a, "%d", need);
+        if (needj >= 0) snprintf(b, sizeof b, "%d", needj);
+        printf("sweep cost beside pgs (natural order): residual after %d sweeps pgs %.3e, %s "
+               "%.3e (%.2fx), jacobi (omega auto) %.3e (%.3gx); sweeps to reach pgs's: %s %s, "
+               "jacobi %s (cap %d)\n", SLOPE + 1, rp, CS, rcs, rcs / rp, rj, rj / rp, CS, a,
+               b, 8 * (SLOPE + 1));
     }
     static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
         tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],

@@ -9,7 +9,8 @@
 # pgs-color-contact and jacobi at both sizes, with the no-sharing kernel and the triad
 # (what T threads could gain at all on the machine), into OUTDIR/curve.pdf (3.4 in, one
 # journal column, grey-scale safe: dash types and markers) and OUTDIR/curve.png;
-# OUTDIR/curve.gp redraws them from the CSV.  About 5 minutes on 16 cores; run it on an
+# OUTDIR/curve.gp redraws them from the CSV.  4 to 5 minutes on 16 cores by an estimate
+# (not yet run on such a machine; the wall time is the report's last line); run it on an
 # otherwise idle machine.  BENCH_COLOR defaults to build/tests/bench/bench_color (release
 # build: bash bench/build.sh).  Exit status: bench_color's, or 2 on a usage error.
 set -euo pipefail
