@@ -32,9 +32,11 @@
  * them, so the results do not change), whichever took less time: after ADAPT_FIRST runs
  * on all threads, two runs of the other mode, and the mode whose two runs took less (the
  * other only below ADAPT_GAIN of the mode's) is kept for the next stretch, which doubles
- * while the probes confirm it (up to ADAPT_MAX runs).  On a machine whose other work
+ * while the probes confirm it and is long enough that the next probe costs at most
+ * ADAPT_COST of the stretch's time (up to ADAPT_MAX runs).  On a machine whose other work
  * takes the cores, threads that would make a sweep slower are left out, at the price of
- * the probes (at most two runs in ADAPT_FIRST + 2 at a solve's start, then ever fewer).
+ * the probes: the first ADAPT_FIRST runs on all threads and two runs alone at a solve's
+ * start, then at most ADAPT_COST of the time.
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
  * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
  * (sleeping); per wait, a spin of at most WAIT_SPIN_S, then a wake-up.
@@ -93,11 +95,14 @@ struct lcp_pool {
 };
 
 /* adaptive runs: the first probe after this many runs on all threads, a probe of two runs
- * of the other mode, the probes further apart (doubling) while they confirm the mode, at
- * most this far apart; the other mode is taken when its two runs took under ADAPT_GAIN of
- * the mode's last two */
-enum { ADAPT_FIRST = 4, ADAPT_PROBE = 2, ADAPT_MAX = 1024 };
+ * of the other mode; the other mode is taken when its two runs took under ADAPT_GAIN of
+ * the mode's last two; the next probe comes after twice the runs (when the probe
+ * confirmed the mode), and at least after as many runs of the mode as keep the probes'
+ * cost under ADAPT_COST of the time (a probe of a mode 6x slower waits 400 runs), at most
+ * ADAPT_MAX */
+enum { ADAPT_FIRST = 2, ADAPT_PROBE = 2, ADAPT_MAX = 4096 };
 #define ADAPT_GAIN 0.97
+#define ADAPT_COST 0.03
 
 typedef struct pool_worker {
     lcp_pool *p;
@@ -347,14 +352,21 @@ int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
     if (p->probe > 0) {                                  /* a probe of the other mode */
         p->tried[--p->probe] = t;
         if (p->probe == 0) {
-            if (p->nlast == 2 &&
-                p->tried[0] + p->tried[1] < ADAPT_GAIN * (p->last[0] + p->last[1])) {
+            double mode = p->last[0] + p->last[1], other = p->tried[0] + p->tried[1];
+            if (p->nlast == 2 && other < ADAPT_GAIN * mode) {
                 p->solo = !p->solo;                      /* the other mode is faster */
                 p->last[0] = p->tried[0], p->last[1] = p->tried[1];
+                double swap = mode;
+                mode = other;
+                other = swap;
                 p->interval = ADAPT_FIRST;
-            } else if (p->interval < ADAPT_MAX) {
+            } else {
                 p->interval *= 2;                        /* confirmed: probe less often */
             }
+            /* runs of the mode that the next probe (about `other') may cost ADAPT_COST of */
+            double need = mode > 0.0 ? other / (ADAPT_COST * 0.5 * mode) : ADAPT_MAX;
+            if (need > p->interval) p->interval = need < ADAPT_MAX ? (int)need : ADAPT_MAX;
+            if (p->interval > ADAPT_MAX) p->interval = ADAPT_MAX;
             p->until = p->interval;
         }
     } else {

@@ -64,6 +64,7 @@
  * timing starts after 100 ms asleep, so the real-time throttle never cuts into one). */
 #define _GNU_SOURCE /* getloadavg, sched_getaffinity */
 #include "lcp.h"
+#include "kit.h"            /* bench_provenance: the machine's lines */
 #include "lcp_internal.h"   /* the thread pool, timed on its own */
 #include "testprob.h"
 #include "benchclock.h"
@@ -78,6 +79,8 @@
 
 #define MAX_ROUNDS 200
 static const char *CS = "pgs-color";   /* the coloured solver timed (--solver) */
+static int main_argc;                   /* the command, for the CSV's provenance lines */
+static char **main_argv;
 #define MAX_T 256
 
 static double cpu(void)
@@ -360,39 +363,18 @@ static int sweeps_to(const lcp_problem *P, const char *solver, int T, double tol
     return st == LCP_OK ? info.iterations : -1;
 }
 
-static void cpu_model(char *out, size_t len)
-{
-    snprintf(out, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-            const char *v = strchr(line, ':') + 1;
-            while (*v == ' ' || *v == '\t') v++;
-            snprintf(out, len, "%s", v);
-            out[strcspn(out, "\r\n")] = 0;
-            for (char *c = out; *c; c++)
-                if (*c == ',') *c = ';';
-            break;
-        }
-    fclose(f);
-}
-
 /* the machine, as comment lines (`# key: value'; gnuplot and pandas' comment='#' skip them) */
 static void machine_lines(FILE *f, const char *when)
 {
-    char model[256];
     double l[3] = {-1, -1, -1};
-    cpu_model(model, sizeof model);
     if (getloadavg(l, 3) != 3) l[0] = l[1] = l[2] = -1;
     if (!strcmp(when, "start")) {
         int mine = (int)sysconf(_SC_NPROCESSORS_ONLN);
         cpu_set_t set;
         if (sched_getaffinity(0, sizeof set, &set) == 0) mine = CPU_COUNT(&set);
-        fprintf(f, "# cpu: %s\n# cores online: %ld\n# cores this process may use: %d\n"
-                   "# threads=auto would take: %d\n", model, sysconf(_SC_NPROCESSORS_ONLN),
-                mine, lcp_threads_free());
+        bench_provenance(f, main_argc, main_argv);      /* version, compiler, cpu, date */
+        fprintf(f, "# cores this process may use: %d\n# threads=auto would take: %d\n", mine,
+                lcp_threads_free());
     }
     fprintf(f, "# load average at the %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
 }
@@ -574,6 +556,8 @@ static void curve(const lcp_problem *timed, const int *rows, int nrows, int N, i
 int main(int argc, char **argv)
 {
     int R = 15, N = 0, nf = 0, nrows = 0, rows[8], rounds_given = 0;
+    main_argc = argc;
+    main_argv = argv;
     const char *timed = NULL, *csvpath = NULL;
     char **folders = calloc((size_t)argc + 1, sizeof(char *));
     for (int a = 1; a < argc; a++) {
