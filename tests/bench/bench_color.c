@@ -4,7 +4,7 @@
  * 0. What the colouring costs in sweeps on the problem timed in 2 and 3 (and in every
  *    parallel result it prints): the residual after 161 sweeps of pgs (natural order), of
  *    the coloured solver and of jacobi (omega auto), and the sweeps each needs to reach
- *    pgs's (cap 1288).
+ *    pgs's (cap 644).
  * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order), pgs-color (rows coloured)
  *    and pgs-color-contact (contacts coloured) on each instance folder given as an
  *    argument, and their residuals after 1000 sweeps: what each colouring costs in sweeps;
@@ -50,7 +50,7 @@
  *    of independent chains and the triad on 1..N threads (what T threads can gain at all).
  *    Medians and ranges over the rounds.  What each colouring costs in sweeps, beside pgs
  *    (natural order), on the same problem: the residual after S + 1 sweeps, pgs's, and the
- *    sweeps each needs to reach pgs's (capped at 8 (S + 1)).  The stepper's collision
+ *    sweeps each needs to reach pgs's (capped at 4 (S + 1)).  The stepper's collision
  *    detection and assembly are single-threaded (problems/), and the output says so.
  *    --csv FILE: the same as CSV, one line per solver, rows and threads (kernel-chains
  *    and triad with rows 0), after `# key: value' lines that describe the machine (CPU
@@ -412,10 +412,10 @@ static void curve_rows(const lcp_problem *P, int N, int R, int S, FILE *csv)
     monitored_sweeps(P, "pgs", 1, S, NULL, z, &cpu_unused, &rp);
     int need[NCS];
     for (int v = 0; v < NCS; v++)
-        need[v] = sweeps_to(P, CURVE_SOLVERS[v], N, rp, 8 * (S + 1), S + 1, z, &rs[v]);
+        need[v] = sweeps_to(P, CURVE_SOLVERS[v], N, rp, 4 * (S + 1), S + 1, z, &rs[v]);
     printf("\n%d rows, %d sweeps a timing; residual after %d sweeps: pgs %.3e (res/pgs: each "
            "solver's against it, jacobi with omega auto; to pgs: the sweeps each needs to reach "
-           "it, cap %d)\n", m, S, S + 1, rp, 8 * (S + 1));
+           "it, cap %d)\n", m, S, S + 1, rp, 4 * (S + 1));
     int nk = N + 1;
     double *sp = calloc((size_t)(NCS + 2) * (size_t)nk * (size_t)R, sizeof(double));
     double *tm = calloc((size_t)(NCS + 2) * (size_t)nk * (size_t)R, sizeof(double));
@@ -499,7 +499,7 @@ static int synthetic(lcp_problem *P, int rows)
 /* sweeps a timing at m rows: about 1.6e7 rows a timing, 10 to 160 sweeps */
 static int curve_sweeps(int m)
 {
-    long s = 16000000L / (m > 0 ? m : 1);
+    long s = m > 0 ? (16000000L + m / 2) / m : 160;   /* rounded: 16 at 1000002 rows */
     return s < 10 ? 10 : s > 160 ? 160 : (int)s;
 }
 
@@ -645,15 +645,15 @@ int main(int argc, char **argv)
     {   /* the colouring's sweep cost beside pgs's, on the problem timed */
         double cu, rp, rcs, rj;
         monitored_sweeps(&P, "pgs", 1, SLOPE, NULL, z, &cu, &rp);
-        int need = sweeps_to(&P, CS, 2, rp, 8 * (SLOPE + 1), SLOPE + 1, z, &rcs);
-        int needj = sweeps_to(&P, "jacobi", 2, rp, 8 * (SLOPE + 1), SLOPE + 1, z, &rj);
+        int need = sweeps_to(&P, CS, 2, rp, 4 * (SLOPE + 1), SLOPE + 1, z, &rcs);
+        int needj = sweeps_to(&P, "jacobi", 2, rp, 4 * (SLOPE + 1), SLOPE + 1, z, &rj);
         char a[32] = "more than the cap", b[32] = "more than the cap";
         if (need >= 0) snprintf(a, sizeof a, "%d", need);
         if (needj >= 0) snprintf(b, sizeof b, "%d", needj);
         printf("sweep cost beside pgs (natural order): residual after %d sweeps pgs %.3e, %s "
                "%.3e (%.2fx), jacobi (omega auto) %.3e (%.3gx); sweeps to reach pgs's: %s %s, "
                "jacobi %s (cap %d)\n", SLOPE + 1, rp, CS, rcs, rcs / rp, rj, rj / rp, CS, a,
-               b, 8 * (SLOPE + 1));
+               b, 4 * (SLOPE + 1));
     }
     static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
         tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],
