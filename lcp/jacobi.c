@@ -11,7 +11,8 @@
  * line"), with a_ii = J_i . (J Minv)_i + E_i as pgs takes it.
  * Jacobi may diverge on contact problems: the shared loop then stops with LCP_ERR_DIVERGED
  * or LCP_ERR_NONFINITE.
- * Threads (options.threads, a pool started once per solve): each stage is cut into fixed
+ * Threads (options.threads, or the free cores with threads_auto; a pool started once per
+ * solve, its waits spinning briefly, then sleeping: pool.c): each stage is cut into fixed
  * blocks of rows, every row's sum is taken in the same order as the serial CSR product,
  * and the row residuals of the fused stopping test (iterate.c; for Jacobi the exact
  * residual of z^k) are summed per block, then the blocks in order: iterates and estimate
@@ -37,6 +38,7 @@ typedef struct jacobi_ctx {
     lcp_pool *pool;
     double *part;   /* one partial sum of rho^2 per block of BLOCK rows */
     double *z;      /* the iterate of the sweep being run */
+    int solo;       /* sweeps run on the calling thread alone (adaptive runs) */
 } jacobi_ctx;
 
 /* [first, last) of n items (blocks of `unit') for thread tid of T */
@@ -57,7 +59,7 @@ static void jacobi_task(void *vctx, int tid)
 {
     jacobi_ctx *c = vctx;
     const lcp_problem *P = c->P;
-    int T = lcp_pool_size(c->pool), r0, r1, d0, d1;
+    int T = lcp_pool_active(c->pool), r0, r1, d0, d1;   /* 1 in a solo run */
     double *z = c->z, *zold = c->zold;
     share(P->m, BLOCK, tid, T, &r0, &r1);
     memcpy(zold + r0, z + r0, (size_t)(r1 - r0) * sizeof(double));
@@ -106,7 +108,7 @@ static lcp_status jacobi_sweep(void *vctx, int k, double *z, int *row, lcp_sweep
     (void)k;
     (void)row;
     c->z = z;
-    lcp_pool_run(c->pool, jacobi_task, c);
+    c->solo += lcp_pool_run_adaptive(c->pool, jacobi_task, c);
     double e2 = 0.0;
     for (int b = 0; b < (c->P->m + BLOCK - 1) / BLOCK; b++) e2 += c->part[b];
     est->e2 = e2;                                 /* ||r(z^k)||_2^2, z^k kept in zold */
@@ -152,7 +154,8 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         form = lcp_problem_has_factors(P) ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
     if (form == LCP_FORM_MATRIX_FREE && !lcp_problem_has_factors(P)) st = LCP_ERR_NEEDS_FACTORS;
     if (!opt->omega_auto && !(opt->omega > 0.0 && opt->omega < 2.0)) st = LCP_ERR_ARG;
-    if (opt->threads < 1 || opt->threads > MAX_THREADS) st = LCP_ERR_ARG;
+    int T = lcp_threads(opt);              /* options.threads, or the free cores (auto) */
+    if (T < 1 || T > MAX_THREADS) st = LCP_ERR_ARG;
     c.mf = form == LCP_FORM_MATRIX_FREE;
     c.w = lcp_malloc((size_t)P->m, sizeof(double));
     c.zold = lcp_malloc((size_t)P->m, sizeof(double));
@@ -184,13 +187,15 @@ lcp_status lcp_solve_jacobi(const lcp_problem *P, const lcp_options *opt, double
         if (!(lambda > 0.0) || !isfinite(lambda)) st = LCP_ERR_BREAKDOWN;
         else c.omega = 1.0 / lambda;
     }
-    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);  /* once per solve */
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, T);  /* once per solve */
+    if (st == LCP_OK) lcp_pool_set_adapt(c.pool, !opt->threads_fixed);
     if (st == LCP_OK) {
         info->form = form;
         info->omega = c.omega;
-        info->threads = opt->threads;
+        info->threads = T;
         st = lcp_iterate_fused(P, opt, jacobi_sweep, &c, z, info);
         info->omega = c.omega;
+        info->solo_sweeps = c.solo;
     }
     lcp_pool_stop(c.pool);
     lcp_csr_free(&c.JT);

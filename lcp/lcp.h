@@ -133,6 +133,12 @@ typedef struct lcp_problem {
 LCP_API void lcp_problem_init(lcp_problem *P);                    /* all empty */
 LCP_API void lcp_problem_free(lcp_problem *P);                    /* frees everything, re-inits */
 LCP_API int lcp_problem_has_factors(const lcp_problem *P);        /* J and Minv present */
+/* The threads `threads=auto' uses (options.threads_auto): the cores this process may run
+ * on (its affinity mask) less the load average of the last minute, rounded up, at least 1:
+ * ceil(cores - load1) in [1, cores] (all the cores when the load is unknown).  The load
+ * average counts every runnable thread, this process's own that ran in the last minute
+ * too: read it before a long threaded run, not in its middle. */
+LCP_API int lcp_threads_free(void);
 /* Allocate q, lo (0), hi (+inf) for m rows: the minimum a problem needs besides A. */
 LCP_API lcp_status lcp_problem_alloc_vectors(lcp_problem *P, int m);
 /* Validate a complete problem and set P->symmetric.  On error, msg names the part
@@ -279,6 +285,12 @@ typedef struct lcp_options {
                             symmetric part, residuals on A itself); above it, lemke-ref */
     int threads;         /* 1: threads of the parallel solvers (pgs-color, pgs-color-contact,
                             jacobi) */
+    int threads_auto;    /* 0; 1: threads = lcp_threads_free() at the solve's start (threads
+                            is then not read; info.threads says how many ran) */
+    int threads_fixed;   /* 0: each sweep runs on all the threads or on the calling thread
+                            alone, whichever the sweeps so far ran faster (probed; the same
+                            iterates either way; info.solo_sweeps); 1: always on all
+                            (benchmarks of the threads' own speed) */
     double warm_scale;   /* 1.0: a warm start begins at warm_scale * z (ODE quickstep: 0.9) */
     const double *rowkey; /* NULL: m keys for LCP_ORDER_HEIGHT, rows visited by ascending
                              key (caller owns; the stepper passes each row's height) */
@@ -330,6 +342,8 @@ typedef struct lcp_info {
                             "pgs+newton"; NULL for other solvers */
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
+    int solo_sweeps;     /* parallel solvers: sweeps run on the calling thread alone, as the
+                            other threads made them slower (options.threads_fixed) */
     int colors;          /* pgs-color(-contact): colours of the row (contact) colouring; 0
                             otherwise */
     double color_time;   /* pgs-color(-contact): seconds the colouring took (in its setup: the

@@ -17,6 +17,9 @@
 #include "lcp_alloc.h"
 
 #include <math.h>
+#ifndef __cplusplus
+#include <stdatomic.h> /* the pool's counters (C only) */
+#endif
 #include <stdlib.h>
 #include <time.h>
 
@@ -247,9 +250,24 @@ typedef void lcp_pool_fn(void *arg, int tid);
 lcp_status lcp_pool_start(lcp_pool **pool, int nthreads);
 /* fn(arg, t) on every thread t = 0 .. size-1; returns when all are done */
 void lcp_pool_run(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
-/* inside fn: wait until every thread has reached the barrier */
+/* inside fn: wait until every thread has reached the barrier (spins briefly, then sleeps) */
 void lcp_pool_barrier(lcp_pool *pool, int tid);
+/* inside fn: wait until *a == want (spins briefly, then sleeps until an lcp_pool_add on
+ * the pool wakes it); *a += v and wake the sleepers.  a: a counter the callers share */
+#ifndef __cplusplus
+void lcp_pool_await(lcp_pool *pool, atomic_int *a, int want);
+void lcp_pool_add(lcp_pool *pool, atomic_int *a, int v);
+#endif
 int lcp_pool_size(const lcp_pool *pool);
+/* one run (a sweep) on all threads or on the caller alone, whichever the runs so far say is
+ * faster (pool.c, "adaptive runs"); returns 1 when it ran on the caller alone.  fn must
+ * split its work by lcp_pool_active (the threads taking part in the run) */
+int lcp_pool_run_adaptive(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
+int lcp_pool_active(const lcp_pool *pool);
+/* 1 (default): lcp_pool_run_adaptive chooses; 0: it always runs on all threads */
+void lcp_pool_set_adapt(lcp_pool *pool, int adapt);
+/* the threads a solve runs on: options.threads, or lcp_threads_free() when threads_auto */
+int lcp_threads(const lcp_options *opt);
 void lcp_pool_stop(lcp_pool *pool); /* joins the workers; accepts NULL */
 
 /* Greedy colouring of the rows (pgs_color.c): rows of one colour share no J column (in the

@@ -38,8 +38,8 @@
  * colour to colour and their u, and the z of their rows, stay in its cache; a thread
  * that has finished its share takes what is left of the others' from their backs
  * (claim, color_task), so a thread held up does not hold up the colour; a thread
- * starts a colour once every thread has finished the previous one (a counter per colour;
- * no barrier, see color_task).  The rows read and write the caller's z in place (a
+ * starts a colour once every block of the previous one is done (a counter of blocks per
+ * colour; no barrier, and no wait for a thread that holds no block, see color_task).  The rows read and write the caller's z in place (a
  * contact's rows are adjacent: one line for its three rows).  Matrix-free, a colour's
  * rows are the streaming layout's records (stream.c) laid out in colour order and
  * carrying their values, one array read forward by each thread, with u's lines fetched
@@ -51,8 +51,9 @@
  * lcp_color_rows returns), for any T.  The fused stopping test's row residuals
  * (iterate.c) are summed per block and the blocks in order, so the estimate does not
  * depend on T either.
- * Threads: options.threads (the pool is started once per solve, one hand-over (pool.c)
- * per sweep, one atomic add and one wait per colour and thread).  The ordering option
+ * Threads: options.threads, or options.threads_auto (lcp_threads_free); the pool is
+ * started once per solve, one hand-over (pool.c) per sweep, per colour and thread one
+ * atomic add (when it ran blocks) and one wait.  The ordering option
  * does not apply (the colouring orders).
  * SETUP (lcp_prepare): the row operator, the colouring, the rows' data in colour order and
  * the colours' blocks, made for omega and the form; a solve reads them only (its u, the
@@ -69,7 +70,6 @@
 #include "solvers.h"
 #include "stream.h"
 
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -299,11 +299,12 @@ typedef struct color_ctx {
     int T;
     int *cut;            /* ncolors x (T + 1): thread k's share, blocks [cut[c(T+1)+k], ...+1) */
     double *part;        /* one partial sum of rho^2 per block */
-    atomic_int *done;    /* ncolors: threads finished with each colour (this sweep) */
+    atomic_int *done;    /* ncolors: blocks done of each colour (this sweep) */
     _Atomic uint64_t *left; /* ncolors x T, LEFT_STRIDE apart (a cache line each): the
                              blocks of thread k's share not yet claimed, [front, back)
                              packed as front << 32 | back */
     double *z;           /* the iterate of the sweep being run (the caller's) */
+    int solo;            /* sweeps run on the calling thread alone (adaptive runs) */
 } color_ctx;
 
 /* D = the rows of S in the order rows[0..m-1] */
@@ -411,12 +412,6 @@ static void color_blocks(color_ctx *c, int b0, int b1)
     }
 }
 
-static void wait_for(atomic_int *a, int want)
-{
-    for (long spin = 0; atomic_load(a) != want; spin++)
-        if (spin > 2000) sched_yield();
-}
-
 /* Claim up to CHUNK blocks of a share: its owner from the front, another thread from the
  * back; [*b0, *b1) is the claim, 0 when the share is used up.  One compare-and-swap on
  * the packed pair, so a block is claimed once whoever races for it. */
@@ -439,22 +434,32 @@ static int claim(_Atomic uint64_t *left, int back, int *b0, int *b1)
 
 /* Thread tid runs its share of each colour's blocks from the front, then takes what is
  * left of the other threads' shares from their backs (a thread held up, by the host or
- * its cache misses, no longer holds up the colour), and starts the next colour once
- * every thread has finished this one (a counter per colour; a thread waits only for
- * work still running).  Which thread runs a block changes nothing: the blocks of a
- * colour touch disjoint data and each writes its own partial sum. */
+ * its cache misses, no longer holds up the colour), and starts on the next colour once
+ * every block of this one is done (a count of the blocks done per colour, not of the
+ * threads: a thread that the host has taken off its core between two claims holds up
+ * nobody, as the others take its share and nobody waits for it to pass; only a claim in
+ * progress is waited for).  The wait spins briefly and then sleeps (lcp_pool_await).
+ * Which thread runs a block changes nothing: the blocks of a colour touch disjoint data
+ * and each writes its own partial sum. */
 static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
     int T = c->T, b0, b1;
     for (int col = 0; col < c->L.ncolors; col++) {
-        if (col > 0) wait_for(&c->done[col - 1], T);
+        if (col > 0)
+            lcp_pool_await(c->pool, &c->done[col - 1], c->L.bp[col] - c->L.bp[col - 1]);
         _Atomic uint64_t *left = c->left + (size_t)col * T * LEFT_STRIDE;
-        while (claim(&left[tid * LEFT_STRIDE], 0, &b0, &b1)) color_blocks(c, b0, b1);
+        int ran = 0;                              /* blocks this thread ran of this colour */
+        while (claim(&left[tid * LEFT_STRIDE], 0, &b0, &b1)) {
+            color_blocks(c, b0, b1);
+            ran += b1 - b0;
+        }
         for (int v = 1; v < T; v++)
-            while (claim(&left[(tid + v) % T * LEFT_STRIDE], 1, &b0, &b1))
+            while (claim(&left[(tid + v) % T * LEFT_STRIDE], 1, &b0, &b1)) {
                 color_blocks(c, b0, b1);
-        atomic_fetch_add(&c->done[col], 1);
+                ran += b1 - b0;
+            }
+        if (ran > 0) lcp_pool_add(c->pool, &c->done[col], ran);   /* one add (and wake-up) */
     }
 }
 
@@ -475,7 +480,7 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
             atomic_store(&c->left[((size_t)col * c->T + t) * LEFT_STRIDE],
                          (uint64_t)cut[t] << 32 | (uint32_t)cut[t + 1]);
     }
-    lcp_pool_run(c->pool, color_task, c);
+    c->solo += lcp_pool_run_adaptive(c->pool, color_task, c);   /* tid 0 alone: all blocks */
     double e2 = 0.0;
     for (int b = 0; b < c->L.bp[c->L.ncolors]; b++) e2 += c->part[b];   /* blocks in order */
     est->e2 = e2;
@@ -485,8 +490,8 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
 /* omega and threads in range */
 static int color_args(const lcp_options *opt)
 {
-    return opt->omega > 0.0 && opt->omega < 2.0 && opt->threads >= 1 &&
-           opt->threads <= MAX_THREADS;
+    return opt->omega > 0.0 && opt->omega < 2.0 &&
+           (opt->threads_auto || (opt->threads >= 1 && opt->threads <= MAX_THREADS));
 }
 
 static void color_prep_free(color_prep *L)
@@ -577,7 +582,8 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
     memset(&c, 0, sizeof c);
     c.P = P;
     c.L = *L;
-    c.T = opt->threads;
+    c.T = lcp_threads(opt);
+    if (c.T > MAX_THREADS) c.T = MAX_THREADS;
     lcp_status st = LCP_OK;
     if (L->mf) c.u = lcp_calloc((size_t)L->st.n + 1, sizeof(double));
     c.part = lcp_calloc((size_t)L->bp[L->ncolors] + 1, sizeof(double));
@@ -592,14 +598,16 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
         for (int t = 0; t < c.T; t++)
             atomic_init(&c.left[((size_t)col * c.T + t) * LEFT_STRIDE], 0);
     }
-    if (st == LCP_OK) st = lcp_pool_start(&c.pool, opt->threads);
+    if (st == LCP_OK) st = lcp_pool_start(&c.pool, c.T);
+    if (st == LCP_OK) lcp_pool_set_adapt(c.pool, !opt->threads_fixed);
     if (st == LCP_OK) {
         info->form = L->mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
         info->omega = opt->omega;
-        info->threads = opt->threads;
+        info->threads = c.T;
         info->colors = L->ncolors;
         st = lcp_iterate_fused(P, opt, color_sweep, &c, z, info);
         info->color_time = L->color_time;
+        info->solo_sweeps = c.solo;
     }
     lcp_pool_stop(c.pool);
     lcp_free(c.u);

@@ -14,13 +14,32 @@
  * thread would hold the core of the thread it waits for (4 threads on 2 cores took twice
  * as long with the spin).  OpenMP runtimes do the same (a spin before blocking, the
  * OMP_WAIT_POLICY / blocktime setting, shortened when oversubscribed).
- * Inside a run, lcp_pool_barrier() is a sense-reversing counter barrier on C11 atomics
- * (sequentially consistent: what a thread wrote before the barrier is seen by every
- * thread after it), spinning briefly and then yielding the core, since this machine is
- * shared and a spinning thread would take the time of the thread it waits for.
+ * Inside a run, the waits between threads (lcp_pool_barrier, a sense-reversing counter
+ * barrier, and lcp_pool_await, a wait for a counter that lcp_pool_add moves; C11 atomics,
+ * sequentially consistent: what a thread wrote before it arrived or added is seen by every
+ * thread after its wait) spin for up to WAIT_SPIN_S and then sleep on a condition
+ * variable until the arrival or addition they wait for wakes them.  On a machine shared
+ * with other work the thread waited for may have lost its core: a waiter that kept
+ * spinning (or only yielded, as before: sched_yield gives the core to no one of equal
+ * priority under Linux's fair scheduler) held a core the late thread could have run on,
+ * and 2 threads ran at 0.68 to 0.80 of one thread's speed at 36 colour waits a sweep.
+ * A waiter that sleeps costs the adder one atomic load when nobody sleeps (a count of
+ * sleepers, read after the addition: with the sleeper's increment before its last look,
+ * sequentially consistent, one of the two sees the other) and a lock and a broadcast when
+ * somebody does.  With more threads than cores nobody spins.
+ * ADAPTIVE RUNS (lcp_pool_run_adaptive, one per sweep): a run on all threads or on the
+ * caller alone (the workers left asleep: the callers' pieces do not depend on who runs
+ * them, so the results do not change), whichever took less time: after ADAPT_FIRST runs
+ * on all threads, two runs of the other mode, and the mode whose two runs took less (the
+ * other only below ADAPT_GAIN of the mode's) is kept for the next stretch, which doubles
+ * while the probes confirm it and is long enough that the next probe costs at most
+ * ADAPT_COST of the stretch's time (up to ADAPT_MAX runs).  On a machine whose other work
+ * takes the cores, threads that would make a sweep slower are left out, at the price of
+ * the probes: the first ADAPT_FIRST runs on all threads and two runs alone at a solve's
+ * start, then at most ADAPT_COST of the time.
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
  * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
- * (sleeping); one barrier per call.
+ * (sleeping); per wait, a spin of at most WAIT_SPIN_S, then a wake-up.
  * Sources: Mellor-Crummey and Scott, "Algorithms for scalable synchronization on
  * shared-memory multiprocessors" (1991), the sense-reversing centralised barrier; the
  * spin-then-block wait of Karlin, Li, Manasse and Owicki, "Empirical studies of
@@ -32,12 +51,17 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h> /* getloadavg */
 #include <unistd.h>
 
 /* how long a waiting thread spins before it sleeps (seconds), when the pool has no more
  * threads than the process has cores; with more, a spinning thread would hold the core of
  * the thread it waits for, so they sleep at once */
 #define SPIN_S 200e-6
+/* how long a thread waiting inside a run (barrier, await) spins before it sleeps: a
+ * colour's or a stage's last blocks take a few microseconds when every thread has its
+ * core, and a thread that has lost its core takes milliseconds to come back */
+#define WAIT_SPIN_S 50e-6
 
 struct lcp_pool {
     int n;                     /* threads, caller included */
@@ -51,11 +75,34 @@ struct lcp_pool {
     int sleepers;              /* workers asleep on start (under mu) */
     int caller_asleep;         /* the caller asleep on done (under mu) */
     double spin_s;             /* SPIN_S, or 0 when there are more threads than cores */
+    double wait_spin_s;        /* WAIT_SPIN_S, or 0 likewise */
+    pthread_cond_t wake;       /* the waits inside a run sleep here (under mu) */
+    atomic_int waiting;        /* threads asleep (or about to sleep) in a wait */
     lcp_pool_fn *fn;           /* the run's function and argument: written before gen */
     void *arg;
     atomic_int count, sense;   /* barrier */
     int *local;                /* n: each thread's barrier sense */
+    int active;                /* threads taking part in the run now: n, or 1 (solo) */
+    /* lcp_pool_run_adaptive: all threads or the caller alone, whichever runs faster */
+    int adapt;                 /* 1: adaptive runs choose; 0: always all threads */
+    int solo;                  /* the mode adaptive runs take now (1: the caller alone) */
+    int probe;                 /* runs left in a probe of the other mode (0: none) */
+    int until;                 /* runs of the mode before its next probe */
+    int interval;              /* ADAPT_FIRST, doubled when a probe confirms, at most
+                                  ADAPT_MAX */
+    double last[2], tried[2];  /* the mode's last two run times, the probe's two */
+    int nlast;
 };
+
+/* adaptive runs: the first probe after this many runs on all threads, a probe of two runs
+ * of the other mode; the other mode is taken when its two runs took under ADAPT_GAIN of
+ * the mode's last two; the next probe comes after twice the runs (when the probe
+ * confirmed the mode), and at least after as many runs of the mode as keep the probes'
+ * cost under ADAPT_COST of the time (a probe of a mode 6x slower waits 400 runs), at most
+ * ADAPT_MAX */
+enum { ADAPT_FIRST = 2, ADAPT_PROBE = 2, ADAPT_MAX = 4096 };
+#define ADAPT_GAIN 0.97
+#define ADAPT_COST 0.03
 
 typedef struct pool_worker {
     lcp_pool *p;
@@ -135,8 +182,13 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     lcp_pool *p = lcp_calloc(1, sizeof *p);
     if (!p) return LCP_ERR_NOMEM;
     p->n = nthreads;
+    p->active = nthreads;
+    p->adapt = 1;
+    p->interval = p->until = ADAPT_FIRST;
     p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
+    p->wait_spin_s = nthreads <= cores() ? WAIT_SPIN_S : 0.0;
     atomic_init(&p->gen, 0);
+    atomic_init(&p->waiting, 0);
     atomic_init(&p->pending, 0);
     atomic_init(&p->quit, 0);
     atomic_init(&p->count, 0);
@@ -161,6 +213,7 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     }
     pthread_cond_init(&p->start, NULL);
     pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->wake, NULL);
     int started = 0;
     for (int t = 1; t < nthreads; t++) {
         p->w[t - 1].p = p;
@@ -203,22 +256,124 @@ void lcp_pool_run(lcp_pool *p, lcp_pool_fn *fn, void *arg)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* wake the threads asleep in lcp_pool_await (after the value they wait on has changed) */
+static void wake_waiters(lcp_pool *p)
+{
+    if (atomic_load(&p->waiting) == 0) return;          /* nobody asleep: no lock */
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void lcp_pool_await(lcp_pool *p, atomic_int *a, int want)
+{
+    spinner s = {p->wait_spin_s, 0.0, 0};
+    while (atomic_load(a) != want && spinning(&s)) {}
+    if (atomic_load(a) == want) return;
+    atomic_fetch_add(&p->waiting, 1);             /* before the last look (header) */
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load(a) != want) pthread_cond_wait(&p->wake, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    atomic_fetch_sub(&p->waiting, 1);
+}
+
+void lcp_pool_add(lcp_pool *p, atomic_int *a, int v)
+{
+    atomic_fetch_add(a, v);
+    if (p->n > 1) wake_waiters(p);
+}
+
 void lcp_pool_barrier(lcp_pool *p, int tid)
 {
-    if (p->n == 1) return;
+    if (p->active == 1) return;                         /* one thread, or a solo run */
     int s = p->local[tid] = !p->local[tid];
     if (atomic_fetch_add(&p->count, 1) == p->n - 1) {   /* last to arrive releases all */
         atomic_store(&p->count, 0);
         atomic_store(&p->sense, s);
+        wake_waiters(p);
         return;
     }
-    for (long spin = 0; atomic_load(&p->sense) != s; spin++)
-        if (spin > 2000) sched_yield();
+    lcp_pool_await(p, &p->sense, s);
+}
+
+int lcp_threads_free(void)
+{
+    int c = cores();
+    double load;
+    if (getloadavg(&load, 1) != 1 || !(load >= 0.0)) return c;   /* unknown: all */
+    double f = ceil((double)c - load);                  /* the cores the load leaves */
+    return f < 1.0 ? 1 : f > (double)c ? c : (int)f;
+}
+
+int lcp_threads(const lcp_options *opt)
+{
+    return opt->threads_auto ? lcp_threads_free() : opt->threads;
 }
 
 int lcp_pool_size(const lcp_pool *p)
 {
     return p ? p->n : 1;
+}
+
+int lcp_pool_active(const lcp_pool *p)
+{
+    return p ? p->active : 1;
+}
+
+void lcp_pool_set_adapt(lcp_pool *p, int adapt)
+{
+    if (p) p->adapt = adapt;
+}
+
+/* the mode's last two run times (t = the newest) */
+static void remember(lcp_pool *p, double t)
+{
+    p->last[1] = p->last[0];
+    p->last[0] = t;
+    if (p->nlast < 2) p->nlast++;
+}
+
+int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
+{
+    if (p->n == 1 || !p->adapt) {
+        lcp_pool_run(p, fn, arg);
+        return 0;
+    }
+    int solo = p->probe > 0 ? !p->solo : p->solo;
+    double t0 = lcp_seconds();
+    if (solo) {                          /* the caller alone; the workers stay asleep */
+        p->active = 1;
+        fn(arg, 0);
+        p->active = p->n;
+    } else {
+        lcp_pool_run(p, fn, arg);
+    }
+    double t = lcp_seconds() - t0;
+    if (p->probe > 0) {                                  /* a probe of the other mode */
+        p->tried[--p->probe] = t;
+        if (p->probe == 0) {
+            double mode = p->last[0] + p->last[1], other = p->tried[0] + p->tried[1];
+            if (p->nlast == 2 && other < ADAPT_GAIN * mode) {
+                p->solo = !p->solo;                      /* the other mode is faster */
+                p->last[0] = p->tried[0], p->last[1] = p->tried[1];
+                double swap = mode;
+                mode = other;
+                other = swap;
+                p->interval = ADAPT_FIRST;
+            } else {
+                p->interval *= 2;                        /* confirmed: probe less often */
+            }
+            /* runs of the mode that the next probe (about `other') may cost ADAPT_COST of */
+            double need = mode > 0.0 ? other / (ADAPT_COST * 0.5 * mode) : ADAPT_MAX;
+            if (need > p->interval) p->interval = need < ADAPT_MAX ? (int)need : ADAPT_MAX;
+            if (p->interval > ADAPT_MAX) p->interval = ADAPT_MAX;
+            p->until = p->interval;
+        }
+    } else {
+        remember(p, t);
+        if (--p->until <= 0) p->probe = ADAPT_PROBE;
+    }
+    return solo;
 }
 
 void lcp_pool_stop(lcp_pool *p)
@@ -233,6 +388,7 @@ void lcp_pool_stop(lcp_pool *p)
         for (int t = 0; t < p->n - 1; t++) pthread_join(p->th[t], NULL);
         pthread_cond_destroy(&p->start);
         pthread_cond_destroy(&p->done);
+        pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->mu);
     }
     lcp_free(p->th);

@@ -140,6 +140,11 @@ typedef struct prob_world {
     double h, d, eps, margin, vrest, mu, e; /* stepper and material (problems/README.md) */
     const lcp_solver *solver; /* default pgs */
     lcp_options opt;    /* warm = 1, max_iter = iters, tol = tol */
+    int assemble;       /* 0: a step assembles A = J Minv J^T + diag(E) only when its solve
+                         * reads A (a solver not LCP_FACTORED, or options.form assembled) or
+                         * a hook is given the problem (capture), and drops it before a
+                         * solve that does not read it; 1: every step (the stepper before
+                         * 0.4, kept so that a test compares the two) */
     int step;           /* steps done */
     int nc;             /* contacts of the last step */
     prob_contact *c;    /* nc contacts, sorted by identity, impulses of the last solve */
@@ -182,6 +187,7 @@ typedef struct prob_step_info {
     double residual;       /* ||r||_2 by lcp_residual */
     double max_penetration;/* max(0, -g) over this step's contacts (before the solve) */
     double kinetic_energy; /* after the step */
+    int assembled;         /* 1: A was assembled (a solve or a hook read it: W->assemble) */
     double t_collide, t_build, t_capture, t_solve, t_total; /* seconds (capture: the hook) */
 } prob_step_info;
 

@@ -10,15 +10,22 @@
  *   SPOOK: a = 4/(h(1+4d)), Ups = 1/(1+4d), E_i = 4 eps/(h^2(1+4d))
  *         q_n = J_n v* + a g - Ups J_n v_k,  q_t = J_t v*,  q_j = J_j v* + a C - Ups J_j v_k
  *   restitution: if e > 0 and J_n v_k < -vrest:  q_n = min(q_n, J_n v* + e J_n v_k)
- *   A = J Minv J^T + diag(E) (lcp_csr_jmjt), Minv = blockdiag(1/m I, R Ib^-1 R^T)
+ *   A = J Minv J^T + diag(E) (lcp_csr_jmjt), Minv = blockdiag(1/m I, R Ib^-1 R^T),
+ *       assembled only when something reads it: a solver that is not LCP_FACTORED or is
+ *       told the assembled form, a hook (capture writes A), or W->assemble.  A matrix-free
+ *       solve never reads A, and the loop's residuals (lcp_residual) take the factors'
+ *       product J (Minv (J^T z)) + E z + q instead: the same w to rounding, and the same
+ *       steps bit for bit unless a residual lies within rounding of tol (a test checks a
+ *       pile: tests/problems/test_step_lean.c).  A hook's A is dropped before a solve that
+ *       does not read it, so a capture steps as a simulation does.
  *   warm start: z0 = the previous step's impulses of the contact with the same identity
  *   v = v* + Minv J^T z;  x += h v;  2D theta += h omega;  3D q += h/2 (0, omega) q, |q| = 1
  *   ordering `height' (W->opt.order): the solve gets options.rowkey = each row's height,
  *   the coordinate of its contact point on body a (joints: of the attachment midpoint)
  *   along -gravity (y in 2D, z in 3D when g is zero), so Gauss-Seidel visits bottom-up
  *
- * Cost per step: detection O(N log N + pairs), assembly O(nnz(J) + nnz(A)), the solve, and
- * O(N) integration.  Source: Lacoursiere, "Using Gauss-Seidel for multibody problems" (SPOOK).
+ * Cost per step: detection O(N log N + pairs), assembly O(nnz(J)) (+ O(nnz(A)) when A is
+ * assembled), the solve, and O(N) integration.  Source: Lacoursiere, "Using Gauss-Seidel for multibody problems" (SPOOK).
  */
 #include "prob_internal.h"
 
@@ -62,6 +69,14 @@ static double *row_heights(const prob_world *W, const prob_contact *c, int nc, i
         key[nc * rpc + j] = v3_dot(p, up);
     }
     return key;
+}
+
+/* 1 when the step's solve reads A: a solver without a matrix-free form that never reads A
+ * (LCP_FACTORED), one told the assembled form, or a world that always assembles */
+static int solve_reads_A(const prob_world *W)
+{
+    return W->assemble || !(W->solver->needs & LCP_FACTORED) ||
+           W->opt.form == LCP_FORM_ASSEMBLED;
 }
 
 /* J built row by row straight into CSR, plus the row's J v* and J v_k */
@@ -323,8 +338,12 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         }
         P.n = n;
         minv_build(W, R, &P.Minv);
-        st = lcp_csr_jmjt(&P.J, &P.Minv, P.E, &P.A);
-        P.symmetric = 1; /* lcp_csr_jmjt mirrors the lower triangle: exactly symmetric */
+        P.symmetric = 1; /* J Minv J^T + diag(E), Minv symmetric; lcp_csr_jmjt mirrors the
+                            lower triangle: A exactly symmetric */
+        if (hook || solve_reads_A(W)) {
+            st = lcp_csr_jmjt(&P.J, &P.Minv, P.E, &P.A);
+            info->assembled = 1;
+        }
         if (st != LCP_OK)
             snprintf(msg, msglen, "step %d: assembling the problem: %s", step,
                      lcp_status_str(st));
@@ -337,6 +356,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
             if (st != LCP_OK && msg && !msg[0])
                 snprintf(msg, msglen, "step %d: capture failed: %s", step, lcp_status_str(st));
             tc = now();
+            if (!solve_reads_A(W)) lcp_csr_free(&P.A);      /* as a step without hook */
         }
         z = lcp_malloc((size_t)m, sizeof(double));
         w = lcp_malloc((size_t)m, sizeof(double));

@@ -63,8 +63,9 @@ static const bench_setting table[] = {
      order_names, "row order of a sweep (solve also: perm:FILE, m 0-based rows)"},
     {"seed", "--seed", BENCH_INT, "[0,2147483647]", NULL, "1", SWEEPERS, AT(opt.seed), 0, NULL,
      "seed of the random orderings"},
-    {"threads", "--threads", BENCH_INT, "[1,256]", NULL, "1", "pgs-color* jacobi",
-     AT(opt.threads), 0, NULL, "worker threads (same results for any count)"},
+    {"threads", "--threads", BENCH_INT, "[1,256]", "auto", "1", "pgs-color* jacobi",
+     AT(opt.threads), offsetof(bench_settings, opt.threads_auto), NULL,
+     "worker threads (same results for any count); auto: ceil(cores - load average), >= 1"},
     {"form", "--form", BENCH_ENUM, NULL, NULL, "auto", LOOPERS, AT(opt.form), 0,
      form_names, "A assembled, or matrix-free from J, Minv, E (auto: matrix-free if present)"},
     {"warm", "--warm", BENCH_BOOL, NULL, NULL, "0", "*", AT(opt.warm), 0, NULL,
@@ -226,10 +227,12 @@ static int set_value(bench_settings *s, const bench_setting *k, const char *val,
         long long v = strtoll(val, &end, 10);
         const char *range = k->kind == BENCH_BOOL ? "[0,1]" : k->range;
         if (end == val || *end || errno == ERANGE || !in_range(range, (double)v)) {
-            snprintf(msg, len, "'%s' is not an integer in %s", val, range);
+            snprintf(msg, len, "'%s' is not an integer in %s%s%s", val, range,
+                     k->word ? " or " : "", k->word ? k->word : "");
             return -1;
         }
         store_int(s, k, v);
+        if (k->word) memset((char *)s + k->word_at, 0, sizeof(int));   /* threads=2 after auto */
         return 0;
     }
     case BENCH_ENUM:

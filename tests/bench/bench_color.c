@@ -1,5 +1,10 @@
 /* bench_color.c: the parallel solvers (issue "Performance", item 2).
- *   bench_color [--rounds R] [--curve [N]] [--solver S] [--time DIR] [instance folder ...]
+ *   bench_color [--rounds R] [--curve [N] [--rows M[,M...]] [--csv FILE]] [--solver S]
+ *               [--time DIR] [instance folder ...]
+ * 0. What the colouring costs in sweeps on the problem timed in 2 and 3 (and in every
+ *    parallel result it prints): the residual after 161 sweeps of pgs (natural order), of
+ *    the coloured solver and of jacobi (omega auto), and the sweeps each needs to reach
+ *    pgs's (cap 644).
  * 1. Sweeps to tolerance 1e-6 (cap 5000) of pgs (natural order), pgs-color (rows coloured)
  *    and pgs-color-contact (contacts coloured) on each instance folder given as an
  *    argument, and their residuals after 1000 sweeps: what each colouring costs in sweeps;
@@ -10,7 +15,9 @@
  *    leaves out the colouring and the per-solve start) of pgs, pgs-color on
  *    1 and 2 threads, and jacobi on 1 and 2 threads; each round (R, default 15) times them
  *    back to back and the report gives the median of the paired speed-ups (1 thread / 2
- *    threads) with their range, and the process CPU time per sweep on 2 threads / 1 (1 =
+ *    threads) with their range (2 threads as the library runs them: a sweep on the caller
+ *    alone while the other thread makes it slower; and, beside it, with every sweep on
+ *    both threads, options.threads_fixed), and the process CPU time per sweep on 2 threads / 1 (1 =
  *    the threads do not slow each other down; above 1, sharing costs: cache lines moving
  *    between the cores, waits).
  * 3. In the same rounds, what 2 threads can gain at all on this machine at that moment: a
@@ -31,19 +38,39 @@
  * --time DIR: parts 2 and 3 (or the curve) on the instance folder DIR instead of the
  *    synthetic problem (a captured pile: bodies and contacts numbered in space, so each
  *    thread's share of a colour keeps to its own bodies far more than with random pairs).
- * --curve [N]: instead of 2 and 3, the speed-up curve for 1..N threads (N: the online
- *    cores by default): per thread count T, R rounds of pgs-color on 1 and T threads and
- *    the kernel on 1 and T threads, medians and ranges of the ratios, and the CPU ratio.
+ * --curve [N]: instead of 2 and 3, the thread curve for T = 1..N threads (N: the online
+ *    cores by default) of pgs-color, pgs-color-contact and jacobi (matrix-free), on the
+ *    synthetic problem with M rows for each --rows M (default 10^5; the bodies and contacts
+ *    scaled with the rows; --rows 1e5,1e6 for both sizes) or on --time DIR.  Per round
+ *    (R rounds, default 5 with --curve), each solver on 1, 2, ..., N threads: one solve of
+ *    S + 1 sweeps from z = 0, the S sweeps after the first timed by the solver's monitor
+ *    (S = 1.6e7 / M, 10 to 160: 160 at 10^5 rows, 16 at 10^6), the set-up (colouring)
+ *    made once before the rounds; the speed-up of T threads over the same round's 1
+ *    thread, and the process CPU time per sweep on T threads / 1 thread; then the kernel
+ *    of independent chains and the triad on 1..N threads (what T threads can gain at all).
+ *    Medians and ranges over the rounds.  What each colouring costs in sweeps, beside pgs
+ *    (natural order), on the same problem: the residual after S + 1 sweeps, pgs's, and the
+ *    sweeps each needs to reach pgs's (capped at 4 (S + 1)).  The stepper's collision
+ *    detection and assembly are single-threaded (problems/), and the output says so.
+ *    --csv FILE: the same as CSV, one line per solver, rows and threads (kernel-chains
+ *    and triad with rows 0), after `# key: value' lines that describe the machine (CPU
+ *    model, cores, load average at the start; the end's as the last line).  Each timing
+ *    starts after 10 ms asleep (100 ms elsewhere: see below).  A full curve at 10^5 and
+ *    10^6 rows on 16 cores should take 4 to 5 minutes (estimated from the sweep times of
+ *    the 2-core machines; not yet run on 16 cores: tests/bench/thread_curve.sh runs it,
+ *    prints its wall time and draws the figure).
  * The machine is shared: run it when it is quiet, and read the range; on a loaded machine
  * `chrt -f 1 bench_color` (root) keeps other processes off the cores while it times (each
  * timing starts after 100 ms asleep, so the real-time throttle never cuts into one). */
-#define _DEFAULT_SOURCE /* getloadavg */
+#define _GNU_SOURCE /* getloadavg, sched_getaffinity */
 #include "lcp.h"
+#include "kit.h"            /* bench_provenance: the machine's lines */
 #include "lcp_internal.h"   /* the thread pool, timed on its own */
 #include "testprob.h"
 #include "benchclock.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +79,8 @@
 
 #define MAX_ROUNDS 200
 static const char *CS = "pgs-color";   /* the coloured solver timed (--solver) */
+static int main_argc;                   /* the command, for the CSV's provenance lines */
+static char **main_argv;
 #define MAX_T 256
 
 static double cpu(void)
@@ -64,18 +93,25 @@ static double cpu(void)
 /* 100 ms asleep before each timing: run under a real-time policy (chrt,
  * results/performance.md), the timed code then stays below the kernel's real-time share (95% of
  * each second by default) and is never throttled in the middle of a timing */
+static long pause_ns = 100000000L;   /* the curve: 10 ms (a run on a machine of its own) */
+
 static void pause_briefly(void)
 {
-    struct timespec ts = {0, 100000000L};
+    struct timespec ts = {0, pause_ns};
     nanosleep(&ts, NULL);
 }
 
 static double cpu_spent;   /* process CPU seconds of the last solve_time */
 
+/* 1: the threads' own speed (options.threads_fixed, the curve); 0: the library's default,
+ * a sweep on the caller alone when the other threads made the sweeps slower */
+static int fixed_threads;
+
 static lcp_options sweeps_options(int threads, int sweeps, const void *prepared)
 {
     lcp_options o;
     lcp_options_default(&o);
+    o.threads_fixed = fixed_threads;
     o.tol = -1;
     o.max_iter = sweeps;
     o.threads = threads;
@@ -270,39 +306,279 @@ static void instance_table(int nf, char **folders)
     }
 }
 
-/* the speed-up curve: pgs-color on 1 and T threads and the kernel on 1 and T, T = 1..N */
-static void curve(const lcp_problem *P, double *z, int N, int R)
+/* ---- the thread curve (--curve) ------------------------------------------------------ */
+
+/* wall and process CPU time at two sweeps of one solve (options.monitor): the sweeps
+ * between them, without the solve's start (pool, u's reset, jacobi's J^T) and its final
+ * residual */
+typedef struct sweep_mon {
+    int k1, k2;
+    double t1, t2, c1, c2;
+} sweep_mon;
+
+static void sweep_monitor(void *ctx, int k, const double *z)
 {
-    printf("\nspeed-up curve, %s, %d paired rounds per thread count (medians, ranges)\n"
-           "%7s %9s %9s %17s %17s %17s\n", CS, R, "threads", "ms/sweep", "ms 1 thr",
-           "speed-up", "kernel speed-up", "CPU T / CPU 1");
-    for (int T = 1; T <= N; T++) {
-        double s[MAX_ROUNDS], k[MAX_ROUNDS], c[MAX_ROUNDS], t1[MAX_ROUNDS], tT[MAX_ROUNDS];
-        for (int r = 0; r < R; r++) {
-            double c1, cT;
-            k[r] = kernel_time(chains, 1) / kernel_time(chains, T);
-            t1[r] = sweep_time(P, CS, 1, z, &c1);
-            tT[r] = sweep_time(P, CS, T, z, &cT);
-            s[r] = t1[r] / tT[r];
-            c[r] = cT / c1;
+    (void)z;
+    sweep_mon *m = ctx;
+    if (k == m->k1) m->t1 = now(), m->c1 = cpu();
+    if (k == m->k2) m->t2 = now(), m->c2 = cpu();
+}
+
+/* seconds per sweep of S sweeps (sweeps 2 .. S + 1 of a solve of S + 1 from z = 0), on T
+ * threads, given the solver's set-up; *cpu_per: process CPU seconds per sweep; *res: the
+ * residual after the S + 1 sweeps (the same for every T: the iterates are) */
+static double monitored_sweeps(const lcp_problem *P, const char *solver, int T, int S,
+                               const void *prep, double *z, double *cpu_per, double *res)
+{
+    sweep_mon m = {1, S + 1, 0, 0, 0, 0};
+    lcp_options o = sweeps_options(T, S + 1, prep);
+    o.monitor = sweep_monitor;
+    o.monitor_ctx = &m;
+    lcp_info info;
+    pause_briefly();
+    lcp_status st = lcp_solve(lcp_solver_find(solver), P, &o, z, &info);
+    if (st != LCP_OK && st != LCP_MAXITER) {
+        fprintf(stderr, "bench_color: %s on %d threads: %s\n", solver, T, lcp_status_str(st));
+        exit(2);
+    }
+    *cpu_per = (m.c2 - m.c1) / S;
+    *res = info.residual;
+    return (m.t2 - m.t1) / S;
+}
+
+/* the sweeps `solver' needs (on T threads) to reach the residual tol, at most cap (-1 when
+ * it does not), and *res, its residual after k sweeps; jacobi with omega auto (omega 1
+ * diverges on the synthetic problem; a sweep's work does not depend on omega) */
+static int sweeps_to(const lcp_problem *P, const char *solver, int T, double tol, int cap,
+                     int k, double *z, double *res)
+{
+    lcp_options o = sweeps_options(T, k, NULL);
+    o.omega_auto = !strcmp(solver, "jacobi");
+    lcp_info info;
+    lcp_solve(lcp_solver_find(solver), P, &o, z, &info);
+    *res = info.residual;
+    o.tol = tol;
+    o.max_iter = cap;
+    lcp_status st = lcp_solve(lcp_solver_find(solver), P, &o, z, &info);
+    return st == LCP_OK ? info.iterations : -1;
+}
+
+/* the machine, as comment lines (`# key: value'; gnuplot and pandas' comment='#' skip them) */
+static void machine_lines(FILE *f, const char *when)
+{
+    double l[3] = {-1, -1, -1};
+    if (getloadavg(l, 3) != 3) l[0] = l[1] = l[2] = -1;
+    if (!strcmp(when, "start")) {
+        int mine = (int)sysconf(_SC_NPROCESSORS_ONLN);
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0) mine = CPU_COUNT(&set);
+        bench_provenance(f, main_argc, main_argv);      /* version, compiler, cpu, date */
+        fprintf(f, "# cores this process may use: %d\n# threads=auto would take: %d\n", mine,
+                lcp_threads_free());
+    }
+    fprintf(f, "# load average at the %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
+}
+
+static const char *const CURVE_SOLVERS[] = {"pgs-color", "pgs-color-contact", "jacobi"};
+enum { NCS = 3 };
+
+/* The curve at m rows: per round, each solver on 1, 2, ..., N threads (one solve each,
+ * S sweeps timed by the monitor), the speed-up of T threads over that round's 1 thread;
+ * the no-sharing kernel and the triad on 1..N threads; then median and range over the
+ * rounds.  Before the rounds, what each colouring costs in sweeps: its residual after
+ * S + 1 sweeps against pgs's (natural order), and the sweeps it needs to reach pgs's. */
+static void curve_rows(const lcp_problem *P, int N, int R, int S, FILE *csv)
+{
+    int m = P->m;
+    double *z = calloc((size_t)m + 1, sizeof(double));
+    if (!z) exit(1);
+    void *prep[NCS] = {NULL, NULL, NULL};
+    int colors[NCS] = {0, 0, 0};
+    for (int v = 0; v < NCS; v++) {                     /* the colourings, made once */
+        const lcp_solver *sv = lcp_solver_find(CURVE_SOLVERS[v]);
+        lcp_options o = sweeps_options(1, 1, NULL);
+        if (sv->setup && lcp_prepare(sv, P, &o, &prep[v]) != LCP_OK) {
+            fprintf(stderr, "bench_color: %s: set-up failed\n", CURVE_SOLVERS[v]);
+            exit(2);
         }
-        spread ss = spread_of(s, R), ks = spread_of(k, R), cs = spread_of(c, R);
-        spread a = spread_of(tT, R), b = spread_of(t1, R);
-        printf("%7d %9.3f %9.3f %5.2f (%4.2f-%4.2f) %5.2f (%4.2f-%4.2f) %5.2f (%4.2f-%4.2f)\n",
-               T, 1e3 * a.med, 1e3 * b.med, ss.med, ss.lo, ss.hi, ks.med, ks.lo, ks.hi,
-               cs.med, cs.lo, cs.hi);
-        fflush(stdout);
+        lcp_info info;
+        o.prepared = prep[v];
+        lcp_solve(sv, P, &o, z, &info);
+        colors[v] = info.colors;
+    }
+    /* the sweep cost: pgs's residual after S + 1 sweeps, each solver's, and the sweeps each
+     * needs to reach pgs's (on N threads: the iterates do not depend on it) */
+    double cpu_unused, rp, rs[NCS], tres[NCS];
+    monitored_sweeps(P, "pgs", 1, S, NULL, z, &cpu_unused, &rp);
+    int need[NCS];
+    for (int v = 0; v < NCS; v++)
+        need[v] = sweeps_to(P, CURVE_SOLVERS[v], N, rp, 4 * (S + 1), S + 1, z, &rs[v]);
+    printf("\n%d rows, %d sweeps a timing; residual after %d sweeps: pgs %.3e (res/pgs: each "
+           "solver's against it, jacobi with omega auto; to pgs: the sweeps each needs to reach "
+           "it, cap %d)\n", m, S, S + 1, rp, 4 * (S + 1));
+    int nk = N + 1;
+    double *sp = calloc((size_t)(NCS + 2) * (size_t)nk * (size_t)R, sizeof(double));
+    double *tm = calloc((size_t)(NCS + 2) * (size_t)nk * (size_t)R, sizeof(double));
+    double *cr = calloc((size_t)(NCS + 2) * (size_t)nk * (size_t)R, sizeof(double));
+    if (!sp || !tm || !cr) exit(1);
+#define AT3(a, v, T, r) a[((size_t)(v) * (size_t)nk + (size_t)(T)) * (size_t)R + (size_t)(r)]
+    int differs = 0;
+    for (int r = 0; r < R; r++) {
+        for (int v = 0; v < NCS; v++) {
+            double t1 = 0, c1 = 0;
+            for (int T = 1; T <= N; T++) {
+                double c, res;
+                double t = monitored_sweeps(P, CURVE_SOLVERS[v], T, S, prep[v], z, &c, &res);
+                if (T == 1) t1 = t, c1 = c, tres[v] = res;
+                else if (memcmp(&res, &tres[v], sizeof res)) differs = 1;
+                AT3(tm, v, T, r) = t;
+                AT3(sp, v, T, r) = t1 / t;
+                AT3(cr, v, T, r) = c / c1;
+            }
+        }
+        double k1 = kernel_time(chains, 1), b1 = kernel_time(triad, 1);
+        for (int T = 1; T <= N; T++) {
+            double kT = T == 1 ? k1 : kernel_time(chains, T), bT = T == 1 ? b1 : kernel_time(triad, T);
+            AT3(tm, NCS, T, r) = kT;
+            AT3(sp, NCS, T, r) = k1 / kT;
+            AT3(tm, NCS + 1, T, r) = bT;
+            AT3(sp, NCS + 1, T, r) = b1 / bT;
+            AT3(cr, NCS, T, r) = AT3(cr, NCS + 1, T, r) = NAN;
+        }
+        fprintf(stderr, "bench_color: %d rows, round %d of %d\n", m, r + 1, R);
+    }
+    if (differs)
+        printf("WARNING: a residual after %d sweeps differs between thread counts\n", S + 1);
+    printf("%-18s %7s %7s %10s %21s %17s %7s %9s %7s\n", "solver", "threads", "colours",
+           "ms/sweep", "speed-up (range)", "CPU T / CPU 1", "sweeps", "res/pgs", "to pgs");
+    for (int v = 0; v < NCS + 2; v++)
+        for (int T = 1; T <= N; T++) {
+            spread a = spread_of(&AT3(tm, v, T, 0), R), b = spread_of(&AT3(sp, v, T, 0), R);
+            int solver = v < NCS;
+            spread c = solver ? spread_of(&AT3(cr, v, T, 0), R) : (spread){NAN, NAN, NAN, 0};
+            const char *name = solver ? CURVE_SOLVERS[v] : v == NCS ? "kernel-chains" : "triad";
+            char to[32] = "";
+            if (solver) snprintf(to, sizeof to, "%d", need[v]);
+            printf("%-18s %7d %7d %10.3f %5.2f (%5.2f-%5.2f) %5.2f (%4.2f-%4.2f) %7d %9.3g "
+                   "%7s\n", name, T, solver ? colors[v] : 0, 1e3 * a.med, b.med, b.lo, b.hi,
+                   c.med, c.lo, c.hi, solver ? S : 0, solver ? rs[v] / rp : NAN,
+                   solver ? (need[v] < 0 ? "cap" : to) : "");
+            char tail[128] = ",,,,,,,";       /* the kernels: no sweeps, no residuals */
+            if (solver)
+                snprintf(tail, sizeof tail, "%.4f,%.4f,%.4f,%d,%.6e,%.6e,%d,%s", c.med, c.lo,
+                         c.hi, colors[v], rs[v], rp, S + 1, need[v] < 0 ? "" : to);
+            if (csv)
+                fprintf(csv, "%s,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%s\n", name,
+                        solver ? m : 0, T, R, solver ? S : 0, a.med, a.lo, a.hi, b.med, b.lo,
+                        b.hi, tail);
+        }
+#undef AT3
+    if (csv) fflush(csv);
+    fflush(stdout);
+    for (int v = 0; v < NCS; v++)
+        if (prep[v]) lcp_unprepare(lcp_solver_find(CURVE_SOLVERS[v]), prep[v]);
+    free(sp);
+    free(tm);
+    free(cr);
+    free(z);
+}
+
+/* the synthetic 3D contact problem with about `rows' rows: contacts of 3 rows (friction),
+ * two bodies each drawn at random, 2 bodies for every 3 contacts (10^5 rows: 33334
+ * contacts, 22222 bodies); A is dropped once made (the matrix-free solvers never read it,
+ * and at 10^6 rows it would take 0.4 GB) */
+static int synthetic(lcp_problem *P, int rows)
+{
+    int nc = (rows + 2) / 3, nb = (int)((2L * nc) / 3);
+    if (nb < 2) nb = 2;
+    if (tp_contact(P, 6, nb, nc, 2, 0.5, 1e-3, 1) != 0) return -1;
+    lcp_csr_free(&P->A);
+    return 0;
+}
+
+/* sweeps a timing at m rows: about 1.6e7 rows a timing, 10 to 160 sweeps */
+static int curve_sweeps(int m)
+{
+    long s = m > 0 ? (16000000L + m / 2) / m : 160;   /* rounded: 16 at 1000002 rows */
+    return s < 10 ? 10 : s > 160 ? 160 : (int)s;
+}
+
+static void curve(const lcp_problem *timed, const int *rows, int nrows, int N, int R,
+                  const char *csvpath)
+{
+    FILE *csv = NULL;
+    if (csvpath && !(csv = fopen(csvpath, "w"))) {
+        fprintf(stderr, "bench_color: --csv %s: cannot write\n", csvpath);
+        exit(2);
+    }
+    const char *stepper = "# stepper: collision detection and assembly are single-threaded "
+                          "(problems/collide.c, problems/step.c): no thread curve for them\n";
+    if (csv) {
+        fprintf(csv, "# bench_color --curve: the parallel solvers on 1..%d threads, %d "
+                     "rounds (tests/README.md)\n", N, R);
+        machine_lines(csv, "start");
+        fputs(stepper, csv);
+        fprintf(csv, "solver,rows,threads,rounds,sweeps,s_per_sweep_med,s_per_sweep_lo,"
+                     "s_per_sweep_hi,speedup_med,speedup_lo,speedup_hi,cpu_ratio_med,"
+                     "cpu_ratio_lo,cpu_ratio_hi,colors,residual,pgs_residual,pgs_sweeps,"
+                     "sweeps_to_pgs_residual\n");
+    }
+    machine_lines(stdout, "start");
+    fputs(stepper, stdout);
+    ta = calloc(TRIAD_N, sizeof(double));              /* the triad's 3 x 160 MB */
+    tb = calloc(TRIAD_N, sizeof(double));
+    tc = calloc(TRIAD_N, sizeof(double));
+    if (!ta || !tb || !tc) exit(1);
+    for (long i = 0; i < TRIAD_N; i++) tb[i] = 1.0, tc[i] = 2.0;
+    if (timed) curve_rows(timed, N, R, curve_sweeps(timed->m), csv);
+    for (int k = 0; !timed && k < nrows; k++) {
+        lcp_problem P;
+        if (synthetic(&P, rows[k]) != 0) {
+            fprintf(stderr, "bench_color: --rows %d: cannot make the problem\n", rows[k]);
+            exit(1);
+        }
+        curve_rows(&P, N, R, curve_sweeps(P.m), csv);
+        lcp_problem_free(&P);
+    }
+    machine_lines(stdout, "end");
+    free(ta);
+    free(tb);
+    free(tc);
+    if (csv) {
+        machine_lines(csv, "end");
+        if (fclose(csv) != 0) {
+            fprintf(stderr, "bench_color: --csv %s: write failed\n", csvpath);
+            exit(2);
+        }
     }
 }
 
 int main(int argc, char **argv)
 {
-    int R = 15, N = 0, nf = 0;
-    const char *timed = NULL;
+    int R = 15, N = 0, nf = 0, nrows = 0, rows[8], rounds_given = 0;
+    main_argc = argc;
+    main_argv = argv;
+    const char *timed = NULL, *csvpath = NULL;
     char **folders = calloc((size_t)argc + 1, sizeof(char *));
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--rounds") && a + 1 < argc) {
             R = atoi(argv[++a]);
+            rounds_given = 1;
+        } else if (!strcmp(argv[a], "--csv") && a + 1 < argc) {
+            csvpath = argv[++a];
+        } else if (!strcmp(argv[a], "--rows") && a + 1 < argc) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++a]);
+            for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+                char *end;
+                double v = strtod(t, &end);            /* 1e5 or 100000 */
+                if (end == t || *end || !(v >= 30 && v <= 3e7) || nrows == 8) {
+                    fprintf(stderr, "bench_color: --rows: '%s' is not a row count in "
+                                    "[30, 3e7] (at most 8)\n", t);
+                    return 2;
+                }
+                rows[nrows++] = (int)v;
+            }
         } else if (!strcmp(argv[a], "--solver") && a + 1 < argc) {
             CS = argv[++a];
             if (!lcp_solver_find(CS) || strncmp(CS, "pgs-color", 9)) {
@@ -321,6 +597,19 @@ int main(int argc, char **argv)
     if (R < 1 || R > MAX_ROUNDS || N < 0 || N > MAX_T) {
         fprintf(stderr, "bench_color: --rounds 1..%d, --curve 1..%d\n", MAX_ROUNDS, MAX_T);
         return 2;
+    }
+    if ((nrows || csvpath) && N == 0) {
+        fprintf(stderr, "bench_color: --rows and --csv go with --curve\n");
+        return 2;
+    }
+    if (N > 0) fixed_threads = 1, pause_ns = 10000000L;   /* the curve: what T threads do */
+    if (N > 0 && !timed) {               /* the curve: its own problems, 5 rounds */
+        if (!rounds_given) R = 5;
+        if (nrows == 0) rows[nrows++] = 100000;
+        instance_table(nf, folders);
+        free(folders);
+        curve(NULL, rows, nrows, N, R, csvpath);
+        return 0;
     }
     loadavg("at the start");
     instance_table(nf, folders);
@@ -346,17 +635,31 @@ int main(int argc, char **argv)
         printf("\nsynthetic 3D contact problem: %d rows, %d bodies, %d colours (colouring %.3f s)\n",
                P.m, P.n / 6, info.colors, info.color_time);
     if (N > 0) {
-        curve(&P, z, N, R);
+        if (!rounds_given) R = 5;
+        curve(&P, NULL, 0, N, R, csvpath);
         loadavg("at the end");
         free(z);
         lcp_problem_free(&P);
         return 0;
     }
+    {   /* the colouring's sweep cost beside pgs's, on the problem timed */
+        double cu, rp, rcs, rj;
+        monitored_sweeps(&P, "pgs", 1, SLOPE, NULL, z, &cu, &rp);
+        int need = sweeps_to(&P, CS, 2, rp, 4 * (SLOPE + 1), SLOPE + 1, z, &rcs);
+        int needj = sweeps_to(&P, "jacobi", 2, rp, 4 * (SLOPE + 1), SLOPE + 1, z, &rj);
+        char a[32] = "more than the cap", b[32] = "more than the cap";
+        if (need >= 0) snprintf(a, sizeof a, "%d", need);
+        if (needj >= 0) snprintf(b, sizeof b, "%d", needj);
+        printf("sweep cost beside pgs (natural order): residual after %d sweeps pgs %.3e, %s "
+               "%.3e (%.2fx), jacobi (omega auto) %.3e (%.3gx); sweeps to reach pgs's: %s %s, "
+               "jacobi %s (cap %d)\n", SLOPE + 1, rp, CS, rcs, rcs / rp, rj, rj / rp, CS, a,
+               b, 4 * (SLOPE + 1));
+    }
     static double tp[MAX_ROUNDS], tc1[MAX_ROUNDS], tc2[MAX_ROUNDS], tj1[MAX_ROUNDS],
         tj2[MAX_ROUNDS], sc[MAX_ROUNDS], sj[MAX_ROUNDS], cp[MAX_ROUNDS], cc[MAX_ROUNDS],
         kc[MAX_ROUNDS], kt[MAX_ROUNDS], bw1[MAX_ROUNDS], bw2[MAX_ROUNDS], eff[MAX_ROUNDS],
         qs[MAX_ROUNDS], qc[MAX_ROUNDS], qk[MAX_ROUNDS], c1p[MAX_ROUNDS], kp[MAX_ROUNDS],
-        pu[MAX_ROUNDS];
+        pu[MAX_ROUNDS], sf[MAX_ROUNDS], tj2f[MAX_ROUNDS], sjf[MAX_ROUNDS];
     double c1, c2, cj, cpgs;
     int nq = 0;
     ta = calloc(TRIAD_N, sizeof(double));
@@ -368,6 +671,11 @@ int main(int argc, char **argv)
         double k1 = kernel_time(chains, 1), k2 = kernel_time(chains, 2);
         tc1[r] = sweep_time(&P, CS, 1, z, &c1);
         tc2[r] = sweep_time(&P, CS, 2, z, &c2);
+        fixed_threads = 1;                     /* the two threads' own speed, beside */
+        double c2f, t2f = sweep_time(&P, CS, 2, z, &c2f);
+        tj2f[r] = sweep_time(&P, "jacobi", 2, z, &c2f);
+        fixed_threads = 0;
+        sf[r] = tc1[r] / t2f;
         double k2b = kernel_time(chains, 2);
         kp[r] = kernel_time(ports, 1) / kernel_time(ports, 2);
         double t1 = kernel_time(triad, 1), t2 = kernel_time(triad, 2);
@@ -383,6 +691,7 @@ int main(int argc, char **argv)
         cc[r] = c2 / c1;
         sc[r] = tc1[r] / tc2[r];
         sj[r] = tj1[r] / tj2[r];
+        sjf[r] = tj1[r] / tj2f[r];
         cp[r] = tp[r] / tc2[r];
         eff[r] = sc[r] / kc[r];
         if (k1 / k2 >= 1.8 && k1 / k2b >= 1.8) {
@@ -398,11 +707,14 @@ int main(int argc, char **argv)
     spread J1 = spread_of(tj1, R), J2 = spread_of(tj2, R);
     spread C1p = spread_of(c1p, R), Kp = spread_of(kp, R), Pu = spread_of(pu, R);
     spread Qs = spread_of(qs, nq), Qc = spread_of(qc, nq), Qk = spread_of(qk, nq);
+    spread Sf = spread_of(sf, R), Sjf = spread_of(sjf, R);
     printf("median ms per sweep: pgs %.2f, %s 1 thread %.2f, 2 threads %.2f; "
            "jacobi 1 thread %.2f, 2 threads %.2f\n", 1e3 * Tp.med, CS, 1e3 * T1.med, 1e3 * T2.med,
            1e3 * J1.med, 1e3 * J2.med);
     printf("%s speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f) of %d paired "
            "(target >= 1.7)\n", CS, Sc.med, Sc.lo, Sc.hi, R);
+    printf("%s speed-up, 2 threads always both (threads_fixed: the threads' own speed) / 1: "
+           "median %.2f (range %.2f-%.2f)\n", CS, Sf.med, Sf.lo, Sf.hi);
     printf("%s CPU time per sweep, 2 threads / 1 thread (both threads counted; 1 = "
            "no work added by the split): median %.2f (range %.2f-%.2f)\n", CS, Cc.med, Cc.lo,
            Cc.hi);
@@ -424,8 +736,8 @@ int main(int argc, char **argv)
            Cp.med, Cp.lo, Cp.hi);
     printf("%s on 1 thread against serial pgs, medians: %.2f; CPU time per sweep, "
            "paired: median %.2f (range %.2f-%.2f)\n", CS, T1.med / Tp.med, C1p.med, C1p.lo, C1p.hi);
-    printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f)\n", Sj.med, Sj.lo,
-           Sj.hi);
+    printf("jacobi speed-up, 2 threads / 1: median %.2f (range %.2f-%.2f); always both "
+           "threads: %.2f (%.2f-%.2f)\n", Sj.med, Sj.lo, Sj.hi, Sjf.med, Sjf.lo, Sjf.hi);
     printf("thread pool, 2 threads: %.2f us a run (median; %.2f-%.2f), 2000 empty runs back "
            "to back\n", Pu.med, Pu.lo, Pu.hi);
     printf("triad: 1 thread %.1f GB/s, 2 threads %.1f GB/s (medians; 2/1 median %.2f, "

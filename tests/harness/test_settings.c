@@ -11,7 +11,9 @@
 #include "testprob.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* a valid value of setting k other than its default, or NULL */
 static const char *changed(const bench_setting *k, char *buf, size_t len)
@@ -106,6 +108,42 @@ int main(void)
     bench_setting_text(&s, bench_setting_find("beta"), text, sizeof text);
     ok(!strcmp(text, ""), "beta not given: empty (the solver's default)");
     ok(s.given == ((1ull << (om - bench_settings_table(NULL)))), "only omega is marked given");
+    /* threads=auto: the free cores at the solve's start, in [1, cores]; a number after it
+     * is a number again; the text reads back; the solvers that do not thread refuse it */
+    bench_settings ts;
+    bench_settings_default(&ts);
+    const bench_setting *th = bench_setting_find("--threads");
+    ok(th && bench_setting_set(&ts, th, "auto", msg, sizeof msg) == 0 && ts.opt.threads_auto == 1,
+       "threads auto sets threads_auto");
+    bench_setting_text(&ts, th, text, sizeof text);
+    ok(!strcmp(text, "auto"), "threads auto is written auto (%s)", text);
+    ok(bench_setting_set(&ts, th, "0", msg, sizeof msg) != 0 && strstr(msg, "or auto"),
+       "threads 0 is refused, the message names auto (%s)", msg);
+    ok(bench_setting_set(&ts, th, "3", msg, sizeof msg) == 0 && ts.opt.threads_auto == 0 &&
+           ts.opt.threads == 3, "threads 3 after auto: a number again");
+    bench_setting_set(&ts, th, "auto", msg, sizeof msg);
+    ok(bench_settings_unused(&ts, bench_solver_find("pgs")) == th &&
+           bench_settings_unused(&ts, bench_solver_find("pgs-color")) == NULL &&
+           bench_settings_unused(&ts, bench_solver_find("jacobi")) == NULL,
+       "threads auto: used by pgs-color and jacobi, refused for pgs");
+    int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), f0 = lcp_threads_free();
+    lcp_info ia, i1;
+    double *za = calloc((size_t)P[0].m + 1, sizeof(double));
+    double *z1 = calloc((size_t)P[0].m + 1, sizeof(double));
+    ts.opt.tol = -1.0;
+    ts.opt.max_iter = 30;
+    lcp_status sa = lcp_solve(bench_solver_find("jacobi"), &P[0], &ts.opt, za, &ia);
+    int f1 = lcp_threads_free();
+    ts.opt.threads_auto = 0;
+    ts.opt.threads = 1;
+    lcp_status s1 = lcp_solve(bench_solver_find("jacobi"), &P[0], &ts.opt, z1, &i1);
+    ok(sa == s1 && ia.threads >= 1 && ia.threads <= cores &&
+           ((ia.threads >= f0 && ia.threads <= f1) || (ia.threads >= f1 && ia.threads <= f0)) &&
+           !memcmp(za, z1, (size_t)P[0].m * sizeof(double)),
+       "jacobi threads=auto: %d threads (free before %d, after %d, of %d cores), z as on 1",
+       ia.threads, f0, f1, cores);
+    free(za);
+    free(z1);
     lcp_problem_free(&P[0]);
     lcp_problem_free(&P[1]);
     printf("1..%d\n", tap_n);

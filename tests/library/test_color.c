@@ -10,7 +10,10 @@
  *     share it;
  *   - the solver after 40 sweeps equals, bit for bit, serial `pgs' with the ordering
  *     `perm' = the rows colour by colour (a serial implementation of the same coloured
- *     order), on 1, 2, 3 and 4 threads, in both forms;
+ *     order), on 1, 2, 3, 4 and 8 threads (8: more threads than the cores of the machines
+ *     this runs on, so the waits between threads sleep), in both forms, the sweeps run on
+ *     all threads or on the caller alone as the pool finds faster (adaptive runs), and on
+ *     2 threads with every sweep on both (options.threads_fixed);
  *   - to a tolerance (1e-7, cap 500) it stops after the same sweeps on 1 to 4 threads;
  *   - its setup (lcp_prepare: the colouring and the rows in colour order) made once and
  *     given to solves on 1 and 2 threads (lcp_solve and the solver's own function) gives
@@ -22,13 +25,15 @@
  *   - without findex the two colourings are the same; with it, on these instances, the
  *     contacts take no more colours than the rows (a regression check: greedy colourings
  *     promise no such bound);
- *   - jacobi after 25 sweeps is bit-identical on 1 to 4 threads and equal to a serial
+ *   - jacobi after 25 sweeps is bit-identical on 1 to 4 and 8 threads and equal to a serial
  *     Jacobi written here from the formula with the library's CSR products;
- *   - the thread pool (pool.c) on 1 to 4 threads runs every thread exactly once a run, with
+ *   - the thread pool (pool.c) on 1 to 4 and 8 threads runs every thread exactly once a run, with
  *     what the caller wrote before the run seen by the workers and what every thread wrote
  *     before a barrier seen by all after it: 2000 runs back to back (the workers spinning
  *     between runs), then runs after 2 ms asleep (the workers asleep: the wake-up path), and
- *     runs in which thread T-1 sleeps 1 ms (the caller asleep waiting for it). */
+ *     runs in which thread T-1 sleeps 1 ms (the caller asleep waiting for it); and its
+ *     waits (lcp_pool_await, lcp_pool_add) put a thread to sleep and wake it: T threads
+ *     that go in turn, each waiting for the one before, 20 runs. */
 #include "lcp_internal.h"
 #include "stream.h"
 #include "tap.h"
@@ -367,8 +372,8 @@ static void check_problem(const char *name, const lcp_problem *P)
             lcp_solve(pgs, P, &o, zr, &info);                /* the serial coloured order */
             o.order = LCP_ORDER_NATURAL;
             o.perm = NULL;
-            int its[5] = {0};
-            for (int T = 1; T <= 4; T++) {
+            int its[9] = {0};
+            for (int T = 1; T <= 8; T = T < 4 ? T + 1 : 2 * T) {
                 o.threads = T;
                 o.tol = -1.0;
                 memset(zt, 0xff, bytes);
@@ -377,6 +382,17 @@ static void check_problem(const char *name, const lcp_problem *P)
                    info.threads == T && info.colors == nc,
                    "%s/%s/%s/threads=%d: 40 sweeps bit-identical to serial pgs in the "
                    "coloured order", col->name, name, fn, T);
+                if (T == 2) {                     /* every sweep on both threads */
+                    o.threads_fixed = 1;
+                    memset(zt, 0xff, bytes);
+                    lcp_status sf = lcp_solve(col, P, &o, zt, &info);
+                    o.threads_fixed = 0;
+                    ok(sf >= 0 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
+                       info.solo_sweeps == 0,
+                       "%s/%s/%s/threads=2, fixed: 40 sweeps on both threads, bit-identical",
+                       col->name, name, fn);
+                }
+                if (T > 4) continue;              /* 8: the 40 sweeps only (CI time) */
                 o.tol = 1e-7;
                 o.max_iter = 500;
                 lcp_solve(col, P, &o, zt, &info);
@@ -409,14 +425,24 @@ static void check_problem(const char *name, const lcp_problem *P)
         o.max_iter = 25;
         o.tol = -1.0;
         jacobi_ref(P, mf, 1.0, 25, zr);
-        for (int T = 1; T <= 4; T++) {
+        for (int T = 1; T <= 8; T = T < 4 ? T + 1 : 2 * T) {
             o.threads = T;
             memset(zt, 0xff, bytes);
             lcp_solve(jac, P, &o, zt, &info);
             ok(info.iterations == 25 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
                info.threads == T,
-               "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi", name,
-               fn, T);
+               "jacobi/%s/%s/threads=%d: 25 sweeps bit-identical to a serial Jacobi (%d "
+               "on the caller alone)", name, fn, T, info.solo_sweeps);
+            if (T == 2) {
+                o.threads_fixed = 1;
+                memset(zt, 0xff, bytes);
+                lcp_solve(jac, P, &o, zt, &info);
+                o.threads_fixed = 0;
+                ok(info.iterations == 25 && memcmp(zt, zr, (size_t)m * sizeof(double)) == 0 &&
+                   info.solo_sweeps == 0,
+                   "jacobi/%s/%s/threads=2, fixed: 25 sweeps on both threads, bit-identical",
+                   name, fn);
+            }
         }
         lcp_rowop_free(&op);
     }
@@ -455,9 +481,51 @@ static void probe_fn(void *v, int tid)
     lcp_pool_barrier(p->pool, tid);
 }
 
+/* the waits' sleeping path: each thread waits for the count to reach its number, then
+ * adds 1, so thread t goes t-th; thread 0 first naps 1 ms, so the others, spinning at
+ * most 50 us (none at all with more threads than cores), are asleep when it adds */
+typedef struct chain_probe {
+    lcp_pool *pool;
+    int base;
+    atomic_int turn, seq;
+    int order[8];
+} chain_probe;
+
+static void chain_fn(void *v, int tid)
+{
+    chain_probe *c = v;
+    if (tid == 0) nap(1000000);
+    lcp_pool_await(c->pool, &c->turn, c->base + tid);
+    c->order[tid] = atomic_fetch_add(&c->seq, 1);
+    lcp_pool_add(c->pool, &c->turn, 1);
+}
+
+static void check_chain(int T)
+{
+    chain_probe c;
+    memset(&c, 0, sizeof c);
+    atomic_init(&c.turn, 0);
+    atomic_init(&c.seq, 0);
+    if (lcp_pool_start(&c.pool, T) != LCP_OK) {
+        ok(0, "pool: %d threads start (chain)", T);
+        return;
+    }
+    int wrong = 0;
+    for (int r = 0; r < 20; r++) {
+        c.base = r * T;
+        atomic_store(&c.seq, 0);
+        lcp_pool_run(c.pool, chain_fn, &c);
+        for (int t = 0; t < T; t++) wrong += c.order[t] != t;
+    }
+    ok(wrong == 0 && atomic_load(&c.turn) == 20 * T,
+       "pool: %d threads: waits that sleep until an add wakes them, in turn (%d out of "
+       "turn, count %d of %d)", T, wrong, atomic_load(&c.turn), 20 * T);
+    lcp_pool_stop(c.pool);
+}
+
 static void check_pool(void)
 {
-    for (int T = 1; T <= 4; T++) {
+    for (int T = 1; T <= 8; T = T < 4 ? T + 1 : 2 * T) {   /* 8: more than the cores here */
         pool_probe p;
         memset(&p, 0, sizeof p);
         atomic_init(&p.total, 0);
@@ -485,6 +553,7 @@ static void check_pool(void)
            "pool: %d threads: writes before a barrier seen after it (%d misses)", T,
            atomic_load(&p.bad));
         lcp_pool_stop(p.pool);
+        check_chain(T);
     }
 }
 
