@@ -38,6 +38,7 @@
  * --time DIR: parts 2 and 3 (or the curve) on the instance folder DIR instead of the
  *    synthetic problem (a captured pile: bodies and contacts numbered in space, so each
  *    thread's share of a colour keeps to its own bodies far more than with random pairs).
+ * --doubling: the curve at 1, 2, 4, ... threads and N only (a short run on many cores).
  * --curve [N]: instead of 2 and 3, the thread curve for T = 1..N threads (N: the online
  *    cores by default) of pgs-color, pgs-color-contact and jacobi (matrix-free), on the
  *    synthetic problem with M rows for each --rows M (default 10^5; the bodies and contacts
@@ -82,6 +83,12 @@ static const char *CS = "pgs-color";   /* the coloured solver timed (--solver) *
 static int main_argc;                   /* the command, for the CSV's provenance lines */
 static char **main_argv;
 #define MAX_T 256
+static int doubling;   /* --doubling: the curve at 1, 2, 4, ... and N threads only */
+
+static int next_T(int T, int N)
+{
+    return !doubling ? T + 1 : 2 * T < N || T == N ? 2 * T : N;
+}
 
 static double cpu(void)
 {
@@ -426,7 +433,7 @@ static void curve_rows(const lcp_problem *P, int N, int R, int S, FILE *csv)
     for (int r = 0; r < R; r++) {
         for (int v = 0; v < NCS; v++) {
             double t1 = 0, c1 = 0;
-            for (int T = 1; T <= N; T++) {
+            for (int T = 1; T <= N; T = next_T(T, N)) {
                 double c, res;
                 double t = monitored_sweeps(P, CURVE_SOLVERS[v], T, S, prep[v], z, &c, &res);
                 if (T == 1) t1 = t, c1 = c, tres[v] = res;
@@ -437,7 +444,7 @@ static void curve_rows(const lcp_problem *P, int N, int R, int S, FILE *csv)
             }
         }
         double k1 = kernel_time(chains, 1), b1 = kernel_time(triad, 1);
-        for (int T = 1; T <= N; T++) {
+        for (int T = 1; T <= N; T = next_T(T, N)) {
             double kT = T == 1 ? k1 : kernel_time(chains, T), bT = T == 1 ? b1 : kernel_time(triad, T);
             AT3(tm, NCS, T, r) = kT;
             AT3(sp, NCS, T, r) = k1 / kT;
@@ -452,7 +459,7 @@ static void curve_rows(const lcp_problem *P, int N, int R, int S, FILE *csv)
     printf("%-18s %7s %7s %10s %21s %17s %7s %9s %7s\n", "solver", "threads", "colours",
            "ms/sweep", "speed-up (range)", "CPU T / CPU 1", "sweeps", "res/pgs", "to pgs");
     for (int v = 0; v < NCS + 2; v++)
-        for (int T = 1; T <= N; T++) {
+        for (int T = 1; T <= N; T = next_T(T, N)) {
             spread a = spread_of(&AT3(tm, v, T, 0), R), b = spread_of(&AT3(sp, v, T, 0), R);
             int solver = v < NCS;
             spread c = solver ? spread_of(&AT3(cr, v, T, 0), R) : (spread){NAN, NAN, NAN, 0};
@@ -587,6 +594,8 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[a], "--time") && a + 1 < argc) {
             timed = argv[++a];
+        } else if (!strcmp(argv[a], "--doubling")) {
+            doubling = 1;
         } else if (!strcmp(argv[a], "--curve")) {
             N = (int)sysconf(_SC_NPROCESSORS_ONLN);
             if (a + 1 < argc && argv[a + 1][0] >= '0' && argv[a + 1][0] <= '9') N = atoi(argv[++a]);

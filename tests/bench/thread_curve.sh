@@ -37,6 +37,8 @@ echo "# thread_curve.sh: $(($(date +%s) - start)) s wall" | tee -a "$out/curve.t
 
 # the figure: one series per solver and size (speed-up median, range as error bars), the
 # kernel and the triad as references, y = x for the ideal
+maxt=$(awk -F, '!/^#/ && $1 != "solver" && $3 + 0 > m { m = $3 + 0 } END { print m + 0 }' \
+  "$out/curve.csv")   # the largest thread count measured
 cpu=$(sed -n 's/^# cpu: //p' "$out/curve.csv" | head -1 | tr -d "'\"")
 sizes=$(awk -F, '!/^#/ && $1 != "solver" && $2 + 0 > 0 { print $2 + 0 }' "$out/curve.csv" |
   sort -n | uniq)
@@ -62,7 +64,7 @@ set datafile separator ','
 set key top left font ',7' spacing 0.9
 set xlabel 'threads'
 set ylabel 'speed-up over 1 thread (median, range)'
-set xrange [0.5:$threads.5]
+set xrange [0.5:$maxt.5]
 set yrange [0:*]
 set grid ytics lc rgb '#e0e0e0'
 set label 1 "$cpu" at graph 0.98, graph 0.04 right font ',6' noenhanced
