@@ -4,12 +4,13 @@
  *     Minv is diagonal with powers of two, so that J and B are exact in float32 (checked):
  *     float32 gives float64's iterates bit for bit (status, sweeps, z by memcmp, residual),
  *     on the plain matrix-free rows and through the streaming layout, in natural, reverse,
- *     symmetric and random order, 3D with friction, 3D with boxes, 2D with friction;
+ *     symmetric and random order and from a warm start, 3D with friction, 3D with boxes,
+ *     2D with friction;
  *   - random data (not exact): float32 differs from float64 after 7 sweeps (it is in
  *     effect), and the layout gives the plain rows' float32 iterates bit for bit (7 sweeps
- *     and to 1e-6, the orders above and error); a layout prepared for float64 is not used
- *     by a float32 solve (the same z as without it), nor one made for float32 by a float64
- *     solve;
+ *     and to 1e-6, the orders above and error; from a warm start); a layout prepared for
+ *     float64 is not used by a float32 solve (the same z as without it), nor one made for
+ *     float32 by a float64 solve;
  *   - the attainable residual: on every instance folder given, float32 reaches
  *     beta = 2u || |J| |B|^T |z*| + |E| |z*| ||_2 (u = 2^-24, z* ldlt-ref's answer), the
  *     bound on ||(A - J32 B32^T) z*||_2 that a fixed point of the float32 sweep is off A's,
@@ -56,8 +57,8 @@ typedef struct run {
     double *z;
 } run;
 
-static run solve(const lcp_problem *P, lcp_precision prec, lcp_order order, double tol,
-                 int maxit, int layout, const void *prepared)
+static run solve_from(const lcp_problem *P, lcp_precision prec, lcp_order order, double tol,
+                      int maxit, int layout, const void *prepared, int warm)
 {
     lcp_options o;
     lcp_options_default(&o);
@@ -68,11 +69,19 @@ static run solve(const lcp_problem *P, lcp_precision prec, lcp_order order, doub
     o.form = LCP_FORM_MATRIX_FREE;
     o.prepared = prepared;
     run r = {LCP_ERR_ARG, -1, NAN, calloc((size_t)P->m, sizeof(double))};
+    o.warm = warm;                              /* warm: from z_i = 0.01 (i mod 5) */
+    for (int i = 0; warm && i < P->m; i++) r.z[i] = 0.01 * (i % 5);
     lcp_info info;
     r.st = lcp_pgs_solve_layout(P, &o, r.z, &info, layout, NULL);
     r.it = info.iterations;
     r.res = info.residual;
     return r;
+}
+
+static run solve(const lcp_problem *P, lcp_precision prec, lcp_order order, double tol,
+                 int maxit, int layout, const void *prepared)
+{
+    return solve_from(P, prec, order, tol, maxit, layout, prepared, 0);
 }
 
 static int same(const run *a, const run *b, int m)
@@ -105,6 +114,15 @@ static void exact_case(const char *name, int d, int nb, int nc, int fr, double m
             free(a.z);
             free(b.z);
         }
+    for (int layout = 0; layout < 2; layout++) {               /* from a warm start */
+        run a = solve_from(&P, LCP_PRECISION_FLOAT64, LCP_ORDER_NATURAL, 1e-8, 500, layout, NULL, 1);
+        run b = solve_from(&P, LCP_PRECISION_FLOAT32, LCP_ORDER_NATURAL, 1e-8, 500, layout, NULL, 1);
+        ok(a.st >= 0 && a.it > 1 && same(&a, &b, P.m),
+           "exact/%s/warm/%s: float32 = float64 bit for bit (%s, %d sweeps)", name,
+           layout ? "layout" : "plain", lcp_status_str(b.st), b.it);
+        free(a.z);
+        free(b.z);
+    }
     lcp_problem_free(&P);
 }
 
@@ -141,6 +159,13 @@ static void random_case(void)
             free(p.z);
             free(l.z);
         }
+    /* from a warm start (u = B32^T z built from a nonzero z) */
+    run pw = solve_from(&P, LCP_PRECISION_FLOAT32, LCP_ORDER_NATURAL, -1, 7, 0, NULL, 1);
+    run lw = solve_from(&P, LCP_PRECISION_FLOAT32, LCP_ORDER_NATURAL, -1, 7, 1, NULL, 1);
+    ok(pw.st >= 0 && same(&pw, &lw, P.m),
+       "random/warm: float32 layout = float32 plain rows bit for bit from a warm start");
+    free(pw.z);
+    free(lw.z);
     /* a prepared layout made for the other precision is not used */
     for (int k = 0; k < 2; k++) {
         lcp_options o;
