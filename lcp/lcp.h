@@ -242,6 +242,16 @@ typedef enum lcp_form {
 
 LCP_API const char *lcp_form_name(lcp_form f);
 
+/* How a matrix-free sweep stores J and B = J Minv (lcp/README.md, "float32 storage"): a
+ * variant to measure what engines' float32 data do to convergence, never the default. */
+typedef enum lcp_precision {
+    LCP_PRECISION_FLOAT64 = 0, /* J and B in double */
+    LCP_PRECISION_FLOAT32      /* J and B rounded to float32 once, at set-up; the row sums,
+                                  u = Minv J^T z, z and the residual in double */
+} lcp_precision;
+
+LCP_API const char *lcp_precision_name(lcp_precision p);
+
 /* Observes one iterate: called at iteration 0 and after every sweep.  Must not modify. */
 typedef void lcp_monitor_fn(void *ctx, int iteration, const double *z);
 
@@ -314,6 +324,10 @@ typedef struct lcp_options {
                             scaled problem), then OSQP's adaptive rule (admm.c) */
     double sigma;        /* 1e-6: admm's proximal term */
     double relax;        /* 1.6: admm's over-relaxation alpha */
+    lcp_precision precision; /* LCP_PRECISION_FLOAT64: pgs's matrix-free storage of J and B
+                            (FLOAT32: the solve is pgs's matrix-free form, else LCP_ERR_ARG,
+                            or LCP_ERR_NEEDS_FACTORS without J and Minv); the other solvers
+                            do not read it (the harness refuses it for them) */
 } lcp_options;
 
 LCP_API void lcp_options_default(lcp_options *o);

@@ -83,6 +83,7 @@ void lcp_options_default(lcp_options *o)
     o->rho = 0.0;
     o->sigma = 1e-6;
     o->relax = 1.6;
+    o->precision = LCP_PRECISION_FLOAT64;
 }
 
 void lcp_info_init(lcp_info *info)
@@ -148,6 +149,15 @@ lcp_status lcp_order_parse(const char *s, lcp_order *o)
             return LCP_OK;
         }
     return LCP_ERR_ARG;
+}
+
+const char *lcp_precision_name(lcp_precision p)
+{
+    switch (p) {
+    case LCP_PRECISION_FLOAT64: return "float64";
+    case LCP_PRECISION_FLOAT32: return "float32";
+    }
+    return "?";
 }
 
 const char *lcp_form_name(lcp_form f)

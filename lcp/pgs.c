@@ -13,6 +13,14 @@
  * (lcp_prepare: built once, read by any number of solves, each with its own u); a solve
  * given none, or one built for other options (omega, the form, the order laid out and its
  * perm or rowkey), builds its own as it starts.
+ * precision = float32 (a variant, lcp/README.md "float32 storage"): the matrix-free form
+ * with J's and B's values rounded to float32 once, at set-up (the plain rows: float copies
+ * of J.x and B.x, B's doubles freed; the layout: B's values two to a word, J's from a float
+ * copy); each product is taken in double ((double)J_ic u_c, dz (double)B_ic), so the sums,
+ * u, z and a_ii = J_i . B_i + E_i (from the float64 data) stay double.  The iteration is
+ * then PGS on A32 = J32 B32^T + E, whose fixed point is off A's by about the unit roundoff
+ * 2^-24 = 6e-8 times |J| |B| |z|; on data exact in float32 the iterates are float64's bit
+ * for bit (tests/library/test_float32.c).  Bytes a row: 8 instead of 12 an entry of J and B.
  * Needs a_ii > 0 on every row (else LCP_ERR_ZERO_DIAG naming the row).
  * Stopping test fused into the sweep (iterate.c): each row adds its natural-map residual
  * as visited, rho_i = z_i - mid(lo_i, z_i - r_i, hi_i), one mid and one multiply-add.
@@ -31,6 +39,7 @@ typedef struct pgs_ctx {
     double omega;
     double *step;   /* m: omega / a_ii */
     int streamed;   /* the matrix-free rows swept from the streaming layout (stream.c) */
+    float *jf, *bf; /* precision float32, plain rows: J's and B's values (B.x freed) */
     lcp_stream st;
 } pgs_ctx;
 
@@ -45,6 +54,7 @@ static inline __attribute__((always_inline)) double pgs_rows(pgs_ctx *c, const i
     const lcp_problem *P = c->P;
     lcp_rowop *op = &c->op;
     const int natural = c->ord.kind == LCP_ORDER_NATURAL;
+    const float *jf = c->jf, *bf = c->bf;
     for (int t = 0; t < P->m; t++) {
         int i = natural ? t : perm[t];
         double lo, hi;
@@ -52,7 +62,10 @@ static inline __attribute__((always_inline)) double pgs_rows(pgs_ctx *c, const i
         double r = P->q[i];                                           /* r_i = (A z + q)_i */
         if (mf) {
             const lcp_csr *J = &P->J;
-            for (int k = J->p[i]; k < J->p[i + 1]; k++) r += J->x[k] * op->u[J->j[k]];
+            if (mf == 2)                                              /* float32 J_i */
+                for (int k = J->p[i]; k < J->p[i + 1]; k++) r += (double)jf[k] * op->u[J->j[k]];
+            else
+                for (int k = J->p[i]; k < J->p[i + 1]; k++) r += J->x[k] * op->u[J->j[k]];
             if (P->E) r += P->E[i] * z[i];
         } else {
             const lcp_csr *A = &P->A;
@@ -61,10 +74,25 @@ static inline __attribute__((always_inline)) double pgs_rows(pgs_ctx *c, const i
         double rho = z[i] - lcp_mid(lo, z[i] - r, hi);               /* row i as visited */
         e2 += rho * rho;
         double zi = lcp_mid(lo, z[i] - c->step[i] * r, hi);   /* z_i - omega r_i / a_ii */
-        if (mf) lcp_rowop_update(op, i, zi - z[i]);                   /* u += B_i^T dz */
+        if (mf == 2) {                                                /* u += B32_i^T dz */
+            double dz = zi - z[i];
+            if (dz != 0.0)
+                for (int k = op->B.p[i]; k < op->B.p[i + 1]; k++)
+                    op->u[op->B.j[k]] += dz * (double)bf[k];
+        } else if (mf)
+            lcp_rowop_update(op, i, zi - z[i]);                       /* u += B_i^T dz */
         z[i] = zi;
     }
     return e2;
+}
+
+/* u = B32^T z, the sums of lcp_rowop_reset in its order */
+static void reset_f32(pgs_ctx *c, const double *z)
+{
+    const lcp_csr *B = &c->op.B;
+    memset(c->op.u, 0, (size_t)B->ncol * sizeof(double));
+    for (int i = 0; i < B->nrow; i++)
+        for (int k = B->p[i]; k < B->p[i + 1]; k++) c->op.u[B->j[k]] += (double)c->bf[k] * z[i];
 }
 
 static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_est *est)
@@ -88,9 +116,13 @@ static lcp_status pgs_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_es
         est->e2 = lcp_stream_sweep(&c->st, z, dir, dir ? NULL : lcp_order_next(&c->ord, k, z));
         return LCP_OK;
     }
-    if (k == 1) lcp_rowop_reset(&c->op, z);               /* u = Minv J^T z at the start */
+    if (k == 1) {                                         /* u = Minv J^T z at the start */
+        if (c->bf) reset_f32(c, z);
+        else lcp_rowop_reset(&c->op, z);
+    }
     const int *perm = lcp_order_next(&c->ord, k, z);
-    est->e2 = c->op.mf ? pgs_rows(c, perm, z, 1) : pgs_rows(c, perm, z, 0);
+    est->e2 = c->bf ? pgs_rows(c, perm, z, 2) : c->op.mf ? pgs_rows(c, perm, z, 1)
+                                                          : pgs_rows(c, perm, z, 0);
     return LCP_OK;
 }
 
@@ -135,6 +167,11 @@ static lcp_status pgs_init(pgs_ctx *c, const lcp_problem *P, const lcp_options *
     c->P = P;
     c->omega = opt->omega;
     if (!(opt->omega > 0.0 && opt->omega < 2.0)) return LCP_ERR_ARG;
+    if (opt->precision != LCP_PRECISION_FLOAT64) {   /* float32: the matrix-free form only */
+        if (opt->precision != LCP_PRECISION_FLOAT32) return LCP_ERR_ARG;
+        if (!lcp_rowop_mf(P, opt->form)) return opt->form == LCP_FORM_AUTO ? LCP_ERR_NEEDS_FACTORS
+                                                                           : LCP_ERR_ARG;
+    }
     lcp_status st = lcp_rowop_init(&c->op, P, opt->form);
     for (int i = 0; st == LCP_OK && i < P->m; i++)
         if (!(c->op.diag[i] > 0.0)) {
@@ -147,8 +184,26 @@ static lcp_status pgs_init(pgs_ctx *c, const lcp_problem *P, const lcp_options *
     return st;
 }
 
+/* precision float32, plain rows: J's and B's values as floats, B's doubles freed */
+static lcp_status pgs_to_float32(pgs_ctx *c)
+{
+    const lcp_csr *J = &c->P->J;
+    lcp_csr *B = &c->op.B;
+    c->jf = lcp_malloc((size_t)LCP_CSR_NNZ(J) + 1, sizeof(float));
+    c->bf = lcp_malloc((size_t)LCP_CSR_NNZ(B) + 1, sizeof(float));
+    if (!c->jf || !c->bf) return LCP_ERR_NOMEM;
+    for (int k = 0; k < LCP_CSR_NNZ(J); k++) c->jf[k] = (float)J->x[k];  /* round to nearest */
+    for (int k = 0; k < LCP_CSR_NNZ(B); k++) c->bf[k] = (float)B->x[k];
+    lcp_free(B->x);
+    B->x = NULL;
+    return LCP_OK;
+}
+
 static void pgs_free(pgs_ctx *c)
 {
+    lcp_free(c->jf);
+    lcp_free(c->bf);
+    c->jf = c->bf = NULL;
     lcp_order_free(&c->ord);
     lcp_rowop_free(&c->op);
     lcp_free(c->step);
@@ -196,8 +251,9 @@ static lcp_status pgs_prepare(const lcp_problem *P, const lcp_options *opt, int 
         c.op.u = NULL;
         c.op.diag = NULL;
         double t0 = lcp_seconds();
-        st = lcp_stream_build(&pp->st, P, &c.op.B, c.step,
-                              laid_out(opt->order) ? c.ord.perm : NULL, 0);
+        st = lcp_stream_build_as(&pp->st, P, &c.op.B, c.step,
+                                 laid_out(opt->order) ? c.ord.perm : NULL, 0,
+                                 opt->precision == LCP_PRECISION_FLOAT32);
         pp->build_time = lcp_seconds() - t0;
     }
     pgs_free(&c);
@@ -225,6 +281,7 @@ static int pgs_fits(const pgs_prep *pp, const lcp_problem *P, const lcp_options 
     const void *key = order_key(P, opt, &bytes);
     const lcp_stream *s = &pp->st;
     return pp->tag == LCP_PREP_PGS && pp->omega == opt->omega && takes_layout(P, opt, 1) &&
+           s->f32 == (opt->precision == LCP_PRECISION_FLOAT32) &&
            s->m == P->m && s->n == P->J.ncol && s->jx == P->J.x && s->q == P->q &&
            s->lo == P->lo && s->hi == P->hi && s->E == P->E &&
            pp->order == (laid_out(opt->order) ? opt->order : LCP_ORDER_NATURAL) &&
@@ -256,6 +313,7 @@ static lcp_status pgs_run_rows(const lcp_problem *P, const lcp_options *opt, dou
 {
     pgs_ctx c = {.P = P};
     lcp_status st = pgs_init(&c, P, opt, &info->row);
+    if (st == LCP_OK && opt->precision == LCP_PRECISION_FLOAT32) st = pgs_to_float32(&c);
     if (st == LCP_OK) {
         info->form = c.op.mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
         info->omega = opt->omega;
@@ -274,7 +332,9 @@ lcp_status lcp_pgs_open(lcp_pgs **out, const lcp_problem *P, const lcp_options *
 {
     *out = lcp_calloc(1, sizeof **out);
     if (!*out) return LCP_ERR_NOMEM;
-    lcp_status st = pgs_init(&(*out)->c, P, opt, row);
+    lcp_options o = *opt;                     /* the solvers over PGS sweep in float64 */
+    o.precision = LCP_PRECISION_FLOAT64;
+    lcp_status st = pgs_init(&(*out)->c, P, &o, row);
     if (st != LCP_OK) {
         lcp_pgs_close(*out);
         *out = NULL;

@@ -47,6 +47,10 @@
  * mass, perm and height lay out their permutation; symmetric walks the natural layout
  * forward and back); other orders (random, random8, error, ode8) visit the natural layout's
  * records through the offsets.
+ * FLOAT32 (pgs's precision float32, not with copied records): B's values are stored as
+ * floats, two to a word (the record's last word half empty when B_i has an odd count), and
+ * J's values are read from a float copy of P's in P's order; every product is taken in
+ * double, so on data exact in float32 a sweep is the float64 layout's bit for bit.
  * Cost: set-up O(nnz(J) + nnz(B) + m + n) time, memory nnz(B) values plus 4 words a row
  * and 1 word a run, plus 2 ints a row and an int and a double a column (B's CSR, u, the
  * steps and a_ii can then be freed); a sweep reads the records and J's values once in order.
@@ -74,6 +78,23 @@ static inline void put2(double *w, int a, int b)
 static inline void get2(const double *w, int32_t v[2])
 {
     memcpy(v, w, 2 * sizeof(int32_t));
+}
+
+/* value k of an array of floats (f32) or doubles, in double; and the array n values on */
+static inline __attribute__((always_inline)) double ld(const void *x, int k, const int f32)
+{
+    return f32 ? (double)((const float *)x)[k] : ((const double *)x)[k];
+}
+
+static inline __attribute__((always_inline)) const void *adv(const void *x, int n, const int f32)
+{
+    return (const char *)x + (size_t)n * (f32 ? sizeof(float) : sizeof(double));
+}
+
+/* words of n values of B */
+static inline int bwords(int n, int f32)
+{
+    return f32 ? (n + 1) / 2 : n;
 }
 
 /* words before the runs of a record that carries its row's values (copy) */
@@ -118,15 +139,18 @@ void lcp_stream_free(lcp_stream *s)
     lcp_free(s->pos);
     lcp_free(s->col);
     lcp_free(s->u);
+    lcp_free(s->jf);
     memset(s, 0, sizeof *s);
 }
 
 /* lcp_stream_build with B's rows from b */
 static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
-                        const double *step, const int *order, int copy)
+                        const double *step, const int *order, int copy, int f32)
 {
     const lcp_csr *J = &P->J;
     int m = P->m, n = J->ncol;
+    if (f32 && copy) return LCP_ERR_ARG;
+    s->f32 = f32 != 0;
     s->m = m;
     s->n = n;
     s->has_e = P->E != NULL;
@@ -141,7 +165,9 @@ static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
     s->pos = lcp_malloc((size_t)m + 1, sizeof(int));
     s->col = lcp_malloc((size_t)n + 1, sizeof(int));
     s->u = lcp_calloc((size_t)n + 1, sizeof(double));
-    if (!s->off || !s->pos || !s->col || !s->u) {
+    if (s->f32 && (s->jf = lcp_malloc((size_t)LCP_CSR_NNZ(J) + 1, sizeof(float))))
+        for (int k = 0; k < LCP_CSR_NNZ(J); k++) s->jf[k] = (float)J->x[k];
+    if (!s->off || !s->pos || !s->col || !s->u || (s->f32 && !s->jf)) {
         lcp_stream_free(s);
         return LCP_ERR_NOMEM;
     }
@@ -164,7 +190,7 @@ static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
         lcp_csr_row(b, i);
         int shared = lcp_stream_same_pattern(J, i, b);
         int rb = shared ? 0 : runs_of(b->j, b->len, s->col, NULL);
-        long len = rj + rb + b->len;
+        long len = rj + rb + bwords(b->len, s->f32);
         len += s->copy ? head_copied(s) + (J->p[i + 1] - J->p[i]) : HEAD;
         if ((!s->copy && (rj > RUN_MAX || rb > RUN_MAX)) || words + len > INT_MAX) {
             lcp_stream_free(s);
@@ -192,7 +218,12 @@ static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
         p += rb;
         if (s->copy)
             for (int k = J->p[i]; k < J->p[i + 1]; k++) *p++ = J->x[k];
-        for (int k = 0; k < b->len; k++) *p++ = b->x[k];
+        if (s->f32) {                                       /* B's values as floats */
+            if (b->len % 2) p[b->len / 2] = 0.0;            /* the last word's other half */
+            float *pf = (float *)(void *)p;
+            for (int k = 0; k < b->len; k++) pf[k] = (float)b->x[k];
+        } else
+            for (int k = 0; k < b->len; k++) *p++ = b->x[k];
         put2(w, i, P->findex ? P->findex[i] : -1);
         if (s->copy) {
             put2(w + 1, s->off[t + 1] - s->off[t], shared);
@@ -213,11 +244,17 @@ static lcp_status build(lcp_stream *s, const lcp_problem *P, lcp_csr_rows *b,
 lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
                             const double *step, const int *order, int copy)
 {
+    return lcp_stream_build_as(s, P, B, step, order, copy, 0);
+}
+
+lcp_status lcp_stream_build_as(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
+                               const double *step, const int *order, int copy, int f32)
+{
     memset(s, 0, sizeof *s);
     lcp_csr_rows b;                                         /* B's rows, held or made */
     lcp_status st = lcp_csr_rows_init(&b, B, &P->J, &P->Minv);
     if (st != LCP_OK) return st;
-    st = build(s, P, &b, step, order, copy);
+    st = build(s, P, &b, step, order, copy, f32);
     lcp_csr_rows_free(&b);
     return st;
 }
@@ -242,8 +279,8 @@ static inline __attribute__((always_inline)) void counts(const double *w, const 
 
 /* B_i in record w (its runs start at w + head): sets *runs and *rb to its runs (J's when
  * the columns are shared) and returns its values, which follow J_i's when copied */
-static const double *b_values(const double *w, const lcp_stream *s, const double **runs,
-                              int *rb)
+static const void *b_values(const double *w, const lcp_stream *s, const double **runs,
+                            int *rb)
 {
     int rj, shared;
     counts(w, s->copy, &rj, rb, &shared);
@@ -264,29 +301,32 @@ void lcp_stream_reset(lcp_stream *s, const double *z)
     memset(s->u, 0, (size_t)s->n * sizeof(double));
     for (int i = 0; i < s->m; i++) {                       /* rows in natural order */
         const double *runs, *w = s->w + s->off[s->pos[i]];
-        int rb;
-        const double *x = b_values(w, s, &runs, &rb);
+        int rb, f32 = s->f32;
+        const void *x = b_values(w, s, &runs, &rb);
         for (int a = 0; a < rb; a++) {
             int32_t r[2];
             get2(runs + a, r);
-            for (int c = r[0]; c < r[0] + r[1]; c++) s->u[c] += *x++ * z[i]; /* u += B_i^T z_i */
+            for (int c = r[0]; c < r[0] + r[1]; c++) {           /* u += B_i^T z_i */
+                s->u[c] += ld(x, 0, f32) * z[i];
+                x = adv(x, 1, f32);
+            }
         }
     }
 }
 
 /* the lines of u that record w's row reads (and writes: the same bodies), and its J
  * values where the problem holds them */
-static inline __attribute__((always_inline)) void prefetch_u(const double *w, const double *jx,
+static inline __attribute__((always_inline)) void prefetch_u(const double *w, const void *jx,
                                                              const double *u, const int copy,
-                                                             const int head)
+                                                             const int head, const int f32)
 {
     int rj, rb, shared;
     counts(w, copy, &rj, &rb, &shared);
     if (!copy) {
         int32_t h[2];
         get2(w + 2, h);
-        __builtin_prefetch(jx + h[0], 0, 3);              /* J_i's values */
-        __builtin_prefetch(jx + h[0] + 8, 0, 3);
+        __builtin_prefetch(adv(jx, h[0], f32), 0, 3);    /* J_i's values */
+        __builtin_prefetch(adv(jx, h[0] + 8, f32), 0, 3);
     }
     const double *runs = w + head;
     for (int a = 0; a < rj; a++) {
@@ -298,10 +338,12 @@ static inline __attribute__((always_inline)) void prefetch_u(const double *w, co
 }
 
 /* pgs's matrix-free row on one record; returns rho_i^2 (pgs.c, pgs_rows).  copy: q, lo,
- * hi, E and J_i's values are in the record (head words before the runs) */
+ * hi, E and J_i's values are in the record (head words before the runs); f32: J's and B's
+ * values are floats, each product taken in double */
 static inline __attribute__((always_inline)) double row(const double *w, const lcp_stream *s,
                                                         double *z, double *u, const int has_e,
-                                                        const int copy, const int head)
+                                                        const int copy, const int head,
+                                                        const int f32)
 {
     int32_t h[2];
     get2(w, h);
@@ -314,12 +356,13 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
         lo = lo * zn;
         hi = hi * zn;
     }
-    const double *runs = w + head, *x;
+    const double *runs = w + head;
+    const void *x;
     if (copy)
         x = runs + rj + rb;                                /* J_i's values, then B_i's */
     else {
         get2(w + 2, h);
-        x = s->jx + h[0];                                  /* J_i's values: P's */
+        x = adv(f32 ? (const void *)s->jf : (const void *)s->jx, h[0], f32); /* P's J_i */
     }
     double r = copy ? w[4] : s->q[i];                      /* r_i = q_i + J_i u + E_i z_i */
     for (int a = 0; a < rj; a++) {
@@ -327,20 +370,22 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
         get2(runs + a, rr);
         const double *uu = u + rr[0];
         if (rr[1] == 6) {                  /* a 3D body: straight-line, the same order */
-            r += x[0] * uu[0];
-            r += x[1] * uu[1];
-            r += x[2] * uu[2];
-            r += x[3] * uu[3];
-            r += x[4] * uu[4];
-            r += x[5] * uu[5];
-            x += 6;
+            r += ld(x, 0, f32) * uu[0];
+            r += ld(x, 1, f32) * uu[1];
+            r += ld(x, 2, f32) * uu[2];
+            r += ld(x, 3, f32) * uu[3];
+            r += ld(x, 4, f32) * uu[4];
+            r += ld(x, 5, f32) * uu[5];
+            x = adv(x, 6, f32);
         } else if (rr[1] == 3) {           /* a 3D body's linear (or angular) part */
-            r += x[0] * uu[0];
-            r += x[1] * uu[1];
-            r += x[2] * uu[2];
-            x += 3;
-        } else
-            for (int c = 0; c < rr[1]; c++) r += *x++ * uu[c];
+            r += ld(x, 0, f32) * uu[0];
+            r += ld(x, 1, f32) * uu[1];
+            r += ld(x, 2, f32) * uu[2];
+            x = adv(x, 3, f32);
+        } else {
+            for (int c = 0; c < rr[1]; c++) r += ld(x, c, f32) * uu[c];
+            x = adv(x, rr[1], f32);
+        }
     }
     if (has_e) r += (copy ? w[7] : s->E[i]) * z[i];
     double rho = z[i] - lcp_mid(lo, z[i] - r, hi);
@@ -360,20 +405,22 @@ static inline __attribute__((always_inline)) double row(const double *w, const l
             get2(runs + a, rr);
             double *uu = u + rr[0];
             if (rr[1] == 6) {
-                uu[0] += dz * x[0];
-                uu[1] += dz * x[1];
-                uu[2] += dz * x[2];
-                uu[3] += dz * x[3];
-                uu[4] += dz * x[4];
-                uu[5] += dz * x[5];
-                x += 6;
+                uu[0] += dz * ld(x, 0, f32);
+                uu[1] += dz * ld(x, 1, f32);
+                uu[2] += dz * ld(x, 2, f32);
+                uu[3] += dz * ld(x, 3, f32);
+                uu[4] += dz * ld(x, 4, f32);
+                uu[5] += dz * ld(x, 5, f32);
+                x = adv(x, 6, f32);
             } else if (rr[1] == 3) {
-                uu[0] += dz * x[0];
-                uu[1] += dz * x[1];
-                uu[2] += dz * x[2];
-                x += 3;
-            } else
-                for (int c = 0; c < rr[1]; c++) uu[c] += dz * *x++;
+                uu[0] += dz * ld(x, 0, f32);
+                uu[1] += dz * ld(x, 1, f32);
+                uu[2] += dz * ld(x, 2, f32);
+                x = adv(x, 3, f32);
+            } else {
+                for (int c = 0; c < rr[1]; c++) uu[c] += dz * ld(x, c, f32);
+                x = adv(x, rr[1], f32);
+            }
         }
     }
     z[i] = zi;
@@ -386,10 +433,11 @@ static inline __attribute__((always_inline)) double forward(const lcp_stream *s,
                                                             double *z, int t0, int t1,
                                                             const int *bs, double *part,
                                                             const int has_e, const int copy,
-                                                            const int head)
+                                                            const int head, const int f32)
 {
     double e2 = 0.0, eb = 0.0;
-    const double *jx = s->jx, *w = s->w + s->off[t0], *ahead = w;
+    const void *jx = f32 ? (const void *)s->jf : (const void *)s->jx;
+    const double *w = s->w + s->off[t0], *ahead = w;
     int32_t h[2];
     for (int t = t0; t < t0 + PF_AHEAD && t < t1; t++) {
         get2(ahead + 1, h);
@@ -398,7 +446,7 @@ static inline __attribute__((always_inline)) double forward(const lcp_stream *s,
     int b = 0, bend = bs ? bs[1] : t1;
     for (int t = t0; t < t1; t++) {
         if (t + PF_AHEAD < t1) {
-            prefetch_u(ahead, jx, u, copy, head);
+            prefetch_u(ahead, jx, u, copy, head, f32);
             get2(ahead + 1, h);
             ahead += h[0];
         }
@@ -406,7 +454,7 @@ static inline __attribute__((always_inline)) double forward(const lcp_stream *s,
         for (const char *a = (const char *)w + PF_BYTES; a < (const char *)(w + h[0]) + PF_BYTES;
              a += 64)
             __builtin_prefetch(a, 0, 3);                /* the records ahead */
-        eb += row(w, s, z, u, has_e, copy, head);
+        eb += row(w, s, z, u, has_e, copy, head, f32);
         w += h[0];
         if (t + 1 == bend) {                             /* a block ends */
             if (part) part[b] = eb;
@@ -420,27 +468,28 @@ static inline __attribute__((always_inline)) double forward(const lcp_stream *s,
 }
 
 static inline __attribute__((always_inline)) double sweep_as(const lcp_stream *s, double *z, int dir,
-                                                             const int *perm, const int has_e)
+                                                             const int *perm, const int has_e,
+                                                             const int f32)
 {
     double e2 = 0.0, *u = s->u;
-    const double *jx = s->jx;
+    const void *jx = f32 ? (const void *)s->jf : (const void *)s->jx;
     const int m = s->m, *off = s->off;
     if (dir > 0)                                            /* the records in order */
-        e2 = m > 0 ? forward(s, u, z, 0, m, NULL, NULL, has_e, 0, HEAD) : 0.0;
+        e2 = m > 0 ? forward(s, u, z, 0, m, NULL, NULL, has_e, 0, HEAD, f32) : 0.0;
     else if (dir < 0) {                                     /* backward */
         for (int t = m - 1; t >= 0; t--) {
-            if (t - PF_AHEAD >= 0) prefetch_u(s->w + off[t - PF_AHEAD], jx, u, 0, HEAD);
-            e2 += row(s->w + off[t], s, z, u, has_e, 0, HEAD);
+            if (t - PF_AHEAD >= 0) prefetch_u(s->w + off[t - PF_AHEAD], jx, u, 0, HEAD, f32);
+            e2 += row(s->w + off[t], s, z, u, has_e, 0, HEAD, f32);
         }
     } else {                                                /* rows in the order perm */
         const int *pos = s->natural ? NULL : s->pos;
         for (int t = 0; t < m; t++) {
             if (t + PF_AHEAD < m) {
                 int i = perm[t + PF_AHEAD];
-                prefetch_u(s->w + off[pos ? pos[i] : i], jx, u, 0, HEAD);
+                prefetch_u(s->w + off[pos ? pos[i] : i], jx, u, 0, HEAD, f32);
             }
             int i = perm[t];
-            e2 += row(s->w + off[pos ? pos[i] : i], s, z, u, has_e, 0, HEAD);
+            e2 += row(s->w + off[pos ? pos[i] : i], s, z, u, has_e, 0, HEAD, f32);
         }
     }
     return e2;
@@ -448,7 +497,9 @@ static inline __attribute__((always_inline)) double sweep_as(const lcp_stream *s
 
 double lcp_stream_sweep(lcp_stream *s, double *z, int dir, const int *perm)
 {
-    return s->has_e ? sweep_as(s, z, dir, perm, 1) : sweep_as(s, z, dir, perm, 0);
+    if (s->f32)
+        return s->has_e ? sweep_as(s, z, dir, perm, 1, 1) : sweep_as(s, z, dir, perm, 0, 1);
+    return s->has_e ? sweep_as(s, z, dir, perm, 1, 0) : sweep_as(s, z, dir, perm, 0, 0);
 }
 
 void lcp_stream_blocks(const lcp_stream *s, double *u, double *z, const int *bs, int b0, int b1,
@@ -456,9 +507,9 @@ void lcp_stream_blocks(const lcp_stream *s, double *u, double *z, const int *bs,
 {
     if (bs[b0] >= bs[b1]) return;                /* the head: head_copied(s), as constants */
     if (s->has_e)
-        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 1, 1, HEAD + 3 + 1);
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 1, 1, HEAD + 3 + 1, 0);
     else
-        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 0, 1, HEAD + 3 + 0);
+        forward(s, u, z, bs[b0], bs[b1], bs + b0, part + b0, 0, 1, HEAD + 3 + 0, 0);
 }
 
 int lcp_stream_pays(const lcp_problem *P)

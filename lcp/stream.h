@@ -25,6 +25,8 @@ typedef struct lcp_stream {
     int *col;        /* n: new index of original column c (bodies renumbered by first touch) */
     double *u;       /* n: u = Minv J^T z in the new numbering */
     const double *jx; /* P's J values: a record names where its row's start */
+    int f32;         /* precision float32: B's values two to a word, J's read from jf */
+    float *jf;       /* f32: J's values rounded to float32, in P's order (owned) */
     const double *q, *lo, *hi, *E; /* P's */
     int natural;     /* the layout order is 0..m-1 */
 } lcp_stream;
@@ -52,6 +54,11 @@ int lcp_stream_same_pattern(const lcp_csr *J, int i, const lcp_csr_rows *b);
  * without copy, a row with 2^15 runs); pgs then sweeps the plain form. */
 lcp_status lcp_stream_build(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
                             const double *step, const int *order, int copy);
+/* lcp_stream_build with f32 = 1: J's and B's values rounded to float32 (pgs's precision
+ * float32; each product taken in double, u in double); B's values take half the words.
+ * Not with copy (LCP_ERR_ARG). */
+lcp_status lcp_stream_build_as(lcp_stream *s, const lcp_problem *P, const lcp_csr *B,
+                               const double *step, const int *order, int copy, int f32);
 /* u = Minv J^T z, the same sums in the same order as lcp_rowop_reset */
 void lcp_stream_reset(lcp_stream *s, const double *z);
 /* One sweep; dir 1 = layout order, -1 = reverse layout order, 0 = rows in the order perm.

@@ -56,6 +56,12 @@ static const bench_variant v_peers[] = {
               "its own test), dense solvers on at most 600 rows, one residual and zdiff "
               "against ldlt-ref"}};
 
+static const bench_variant v_precision[] = {
+    {"suite", "our own study: pgs with J and B stored in float64 and in float32 (sums, u and "
+              "the residual in double), cold start, natural order, to a sweep cap; the "
+              "committed instances and captured sphere piles; time against the streaming "
+              "floor in paired rounds"}};
+
 #define VARIANTS(v) v, (int)(sizeof v / sizeof v[0]), 0
 #define VARIANTS_INSTANCES(v) v, (int)(sizeof v / sizeof v[0]), 1   /* takes --instances */
 
@@ -80,6 +86,8 @@ static const bench_table tables[] = {
      bench_table_transversal, VARIANTS(v_transversal)},
     {"peers", "Siconos, ODE/DART and Bullet beside our solvers: time, residual, profiles",
      bench_table_peers, VARIANTS_INSTANCES(v_peers)},
+    {"precision", "float32 storage of J and B in pgs: sweeps to tol, lowest residual, floor",
+     bench_table_precision, VARIANTS(v_precision)},
 };
 enum { NTABLE = sizeof tables / sizeof tables[0] };
 
@@ -113,15 +121,16 @@ static void help(void)
            "               default) or mono (black, dashes and markers)\n"
            "  --reps R     timing repetitions after one warm-up (default 5; peers: 3)\n"
            "  --maxit K    sweep cap per run (amgs-table1: default 100000; amgs-regime:\n"
-           "               200000; peers: 10000)\n"
+           "               200000; peers: 10000; precision: 20000, --full 100000)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 300, --full 1000;\n"
            "               amgs-figures: default 200, more than 100)\n"
-           "  --quick      a small grid (amgs-table1, amgs-regime, transversal, ode: the tests'\n"
-           "               mode)\n"
+           "  --quick      a small grid (amgs-table1, amgs-regime, transversal, ode, precision:\n"
+           "               the tests' mode)\n"
            "  --full       the whole grid or the source's full protocol (amgs-regime: 4 scenes\n"
            "               x 6 compliances x 3 d x seeds x steps; amgs-table2: 1000 steps;\n"
-           "               spook-pgs: eps x d 4 x 4 on 200 spheres; reorder-sim, ode: more)\n"
+           "               spook-pgs: eps x d 4 x 4 on 200 spheres; reorder-sim, ode: more;\n"
+           "               precision: a larger pile and the 10^5-row pile's convergence)\n"
            "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
            "               the grid goes on; tables that run the harness's grid)\n"
            "  --instances DIR...  more instance folders, every word up to the next option\n"

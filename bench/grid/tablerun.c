@@ -15,6 +15,7 @@ FILE *bench_table_md(const bench_table_ctx *t, bench_out *o, const char *file,
     fprintf(f, "Variant `%s`: %s.", t->variant->name, t->variant->protocol);
     const bench_table *tb = t->table;
     if (tb && tb->nvariants == 1 && strcmp(tb->name, "amgs-regime") != 0 &&
+        strcmp(tb->name, "precision") != 0 &&
         strcmp(tb->variants[0].name, "paper") != 0)
         fprintf(f, "  This is the table's only variant so far; a `paper` variant following the "
                    "source's protocol is not built yet.");

@@ -26,12 +26,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(sizeof(lcp_order) == sizeof(int) && sizeof(lcp_form) == sizeof(int),
+_Static_assert(sizeof(lcp_order) == sizeof(int) && sizeof(lcp_form) == sizeof(int) &&
+               sizeof(lcp_precision) == sizeof(int),
                "enum settings are stored as int");
 
 static const char *order_names(int k)
 {
     const char *s = lcp_order_name((lcp_order)k);
+    return strcmp(s, "?") ? s : NULL;
+}
+
+static const char *precision_names(int k)
+{
+    const char *s = lcp_precision_name((lcp_precision)k);
     return strcmp(s, "?") ? s : NULL;
 }
 
@@ -68,6 +75,9 @@ static const bench_setting table[] = {
      "worker threads (same results for any count); auto: ceil(cores - load average), >= 1"},
     {"form", "--form", BENCH_ENUM, NULL, NULL, "auto", LOOPERS, AT(opt.form), 0,
      form_names, "A assembled, or matrix-free from J, Minv, E (auto: matrix-free if present)"},
+    {"precision", "--precision", BENCH_ENUM, NULL, NULL, "float64", "pgs", AT(opt.precision), 0,
+     precision_names, "storage of J and B = J Minv in the matrix-free sweep (float32: a variant, "
+     "sums, u and the residual in double)"},
     {"warm", "--warm", BENCH_BOOL, NULL, NULL, "0", "*", AT(opt.warm), 0, NULL,
      "start from the instance's z0.mtx"},
     {"warm_scale", "--warm-scale", BENCH_DOUBLE, "[0,inf)", NULL, "1", LOOPERS,

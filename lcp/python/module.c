@@ -269,8 +269,9 @@ static PyMethodDef methods[] = {
      "      -> Result\n\n"
      "One solve as `lcpbench solve' runs it (the same z bit for bit), the GIL released.\n"
      "settings: the keys of `lcpbench list settings' that the solver uses (tol, maxit,\n"
-     "omega, beta, gamma, order, seed, threads, form, warm, warm_scale, every), with the\n"
-     "same checks and messages; order may be a sequence of m rows.  z0: start from it.\n"
+     "omega, beta, gamma, order, seed, threads, form, precision, warm, warm_scale, every),\n"
+     "with the same checks and messages; order may be a sequence of m rows.  z0: start\n"
+     "from it.\n"
      "history: record ||r||_2 and ||r||_inf of every iterate (Result.history, history_inf,\n"
      "history_iterations).  An error status raises Error unless check=False."},
     {"run_sweeps", (PyCFunction)(void (*)(void))pylcp_run_sweeps, METH_VARARGS | METH_KEYWORDS,

@@ -14,6 +14,11 @@
  *              in both solves, cancels in the slope and is timed apart)
  *   layout     the bytes the layout's sweep moves (its records, J's values, z, u read and
  *              written), printed beside the floor's count with the ratio against them
+ *   float32    pgs precision=float32 through the layout in the same rounds (J and B rounded
+ *              to float32, B's values two to a word; lcp/README.md, "float32 storage"),
+ *              against its own floors: the CSR count with 8 bytes an entry of J and B, and
+ *              the bytes its layout moves (its records, J's float values, z, u read and
+ *              written), each over the same round's triad (target <= 1.15 at 10^6 rows)
  *   read pass  the plain rows' reads in their order with their row sums but no projection
  *              and no update (rows independent): what memory gives the access pattern; the
  *              sweep / read pass is what the Gauss-Seidel dependence and the update add
@@ -62,10 +67,12 @@ static double triad(double *a, const double *b, const double *c)
 }
 
 /* seconds of a matrix-free pgs solve of `sweeps' sweeps, the layout as asked (stream.h) */
-static double solve_time(const lcp_problem *P, int sweeps, double *z, int layout, double *build)
+static double solve_time_as(const lcp_problem *P, int sweeps, double *z, int layout,
+                           double *build, lcp_precision prec)
 {
     lcp_options o;
     lcp_options_default(&o);
+    o.precision = prec;
     o.tol = -1;
     o.max_iter = sweeps;
     o.form = LCP_FORM_MATRIX_FREE;
@@ -74,6 +81,32 @@ static double solve_time(const lcp_problem *P, int sweeps, double *z, int layout
     double t0 = now();
     lcp_pgs_solve_layout(P, &o, z, &info, layout, build);
     return now() - t0;
+}
+
+static double solve_time(const lcp_problem *P, int sweeps, double *z, int layout, double *build)
+{
+    return solve_time_as(P, sweeps, z, layout, build, LCP_PRECISION_FLOAT64);
+}
+
+/* float32: bytes of the CSR sweep with 8 bytes an entry of J and B, and *layout those of the
+ * float32 layout (records with B's float values, J's float values, z, u read and written) */
+static double sweep_bytes_f32(const lcp_problem *P, double *layout)
+{
+    lcp_csr B = {0};
+    *layout = 0.0;
+    if (lcp_csr_multiply(&P->J, &P->Minv, &B) != LCP_OK) return 0.0;
+    double m = P->m, n = P->n;
+    double b = 8.0 * LCP_CSR_NNZ(&P->J) + 8.0 * LCP_CSR_NNZ(&B) + 8.0 * (m + 1);
+    b += 40.0 * m + (P->E ? 8.0 * m : 0.0) + (P->findex ? 4.0 * m : 0.0) + 16.0 * n;
+    double *step = calloc((size_t)P->m + 1, sizeof(double));
+    lcp_stream S;
+    if (step && lcp_stream_build_as(&S, P, &B, step, NULL, 0, 1) == LCP_OK) {
+        *layout = 8.0 * S.off[P->m] + 4.0 * LCP_CSR_NNZ(&P->J) + 8.0 * m + 16.0 * n;
+        lcp_stream_free(&S);
+    }
+    free(step);
+    lcp_csr_free(&B);
+    return b;
 }
 
 /* bytes one matrix-free sweep must move at least once in CSR form; *layout gets those of
@@ -179,6 +212,8 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
     double lbytes, bytes = sweep_bytes(P, &lbytes), bw[ROUNDS], sw[ROUNDS], ls[ROUNDS];
     double ratio[ROUNDS], lratio[ROUNDS], lown[ROUNDS], gain[ROUNDS], build[ROUNDS];
     double rp[ROUNDS], rpratio[ROUNDS], rpgap[ROUNDS];
+    double l32bytes, bytes32 = sweep_bytes_f32(P, &l32bytes), s32[ROUNDS], r32[ROUNDS];
+    double r32own[ROUNDS], g32[ROUNDS];
     lcp_csr B = {0};
     double *step = calloc((size_t)P->m + 1, sizeof(double));
     double *u = calloc((size_t)P->n + 1, sizeof(double));
@@ -199,9 +234,15 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
         lratio[r] = ls[r] / (bytes / bw[r]);
         lown[r] = ls[r] / (lbytes / bw[r]);
         gain[r] = sw[r] / ls[r];
+        double t32 = solve_time_as(P, 1, z, 1, NULL, LCP_PRECISION_FLOAT32);
+        s32[r] = (solve_time_as(P, 101, z, 1, NULL, LCP_PRECISION_FLOAT32) - t32) / 100;
+        r32[r] = s32[r] / (bytes32 / bw[r]);
+        r32own[r] = s32[r] / (l32bytes / bw[r]);
+        g32[r] = s32[r] / ls[r];
     }
     sorted(bw), sorted(sw), sorted(ls), sorted(ratio), sorted(lratio), sorted(lown), sorted(gain);
     sorted(build), sorted(rp), sorted(rpratio), sorted(rpgap);
+    sorted(s32), sorted(r32), sorted(r32own), sorted(g32);
     int h = ROUNDS / 2, e = ROUNDS - 1;
     printf("%s: rows %d, nnz(J) %d, body coordinates %d\n", what, P->m, LCP_CSR_NNZ(&P->J), P->n);
     printf("  triad bandwidth %.2f GB/s (median of %d rounds, %.2f to %.2f)\n", bw[h] / 1e9,
@@ -227,6 +268,13 @@ static void stream_case(const lcp_problem *P, const char *what, double *a, doubl
     printf("  layout: sweep / its own bytes' floor %.2f (%.2f to %.2f)\n", lown[h], lown[0],
            lown[e]);
     printf("  plain / layout sweep time %.2f (%.2f to %.2f)\n", gain[h], gain[0], gain[e]);
+    printf("  float32 layout: %.0f bytes a row in CSR form, %.0f through its layout; sweep "
+           "%.3f ms median (%.3f to %.3f), %.1f ns a row, / float64 layout %.2f (%.2f to %.2f)\n",
+           bytes32 / P->m, l32bytes / P->m, 1e3 * s32[h], 1e3 * s32[0], 1e3 * s32[e],
+           1e9 * s32[h] / P->m, g32[h], g32[0], g32[e]);
+    printf("  float32 layout: sweep / its CSR floor %.2f, / its own layout bytes' floor %.2f "
+           "median of %d paired (%.2f to %.2f) (target <= 1.15 at 10^6 rows)\n", r32[h],
+           r32own[h], ROUNDS, r32own[0], r32own[e]);
     long llc = llc_bytes();
     if (llc > 0 && bytes < 0.5 * (double)llc)
         printf("  fits in the last-level cache (%ld MB): the sweep / floor here is what the rows' "

@@ -53,6 +53,14 @@ TIME_COLUMNS = (
     "spook-pgs/plots/spook-pgs-scaling.csv:y",           # its figure: seconds per sweep
     "spook-pgs/claims.csv[spook-linear]:numbers",        # linear cost: time per sweep per row
     "spook-pgs/claims.csv[spook-linear]:verdict",
+    # precision: the time per sweep against the floor (its figures of bytes are not timing)
+    "precision/precision-time.csv:triad_GBs", "precision/precision-time.csv:sweep_float64_s",
+    "precision/precision-time.csv:sweep_float32_s",
+    "precision/precision-time.csv:float32_over_float64",
+    "precision/precision-time.csv:float64_over_float64",
+    "precision/precision-time.csv:float64_over_floor",
+    "precision/precision-time.csv:float32_over_floor",
+    "precision/claims.csv[prec-faster]:numbers", "precision/claims.csv[prec-faster]:verdict",
 )
 
 

@@ -63,6 +63,7 @@ SETTINGS = [
     ("amgs-D", {"beta": 0.5, "gamma": 0.9, "form": "assembled"},
      ["--beta", "0.5", "--gamma", "0.9", "--form", "assembled"]),
     ("pgs", {"every": 10, "tol": np.float64(1e-7)}, ["--check-every", "10", "--tol", "1e-7"]),
+    ("pgs", {"precision": "float32", "tol": 1e-7}, ["--precision", "float32", "--tol", "1e-7"]),
 ]
 
 
