@@ -33,6 +33,7 @@ ode                 table ode
 spook-pgs           table spook-pgs
 transversal         table transversal
 peers               table peers
+solvers             table solvers
 check               check --update
 '
 

@@ -58,7 +58,7 @@ static const bench_variant v_peers[] = {
 
 static const bench_variant v_solvers[] = {
     {"suite", "cold start, tol 1e-8, about 2e4 sweep-equivalents per solver, on the committed "
-              "instances and sphere piles of 50, 150, 450 (frictionless and mu 0.5); work in "
+              "instances and sphere piles of 40, 120, 300 (frictionless and mu 0.5); work in "
               "products with A, wdiff against ldlt-ref"}};
 
 #define VARIANTS(v) v, (int)(sizeof v / sizeof v[0]), 0
@@ -118,7 +118,7 @@ static void help(void)
            "               first listed\n"
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
            "               default) or mono (black, dashes and markers)\n"
-           "  --reps R     timing repetitions after one warm-up (default 5; peers, solvers: 3)\n"
+           "  --reps R     timing repetitions after one warm-up (default 5; peers 3, solvers 1)\n"
            "  --maxit K    sweep cap per run (amgs-table1: default 100000; amgs-regime:\n"
            "               200000; peers: 10000; solvers: every solver's, else 20000\n"
            "               iterations, pgs-sm 1000 cycles, newton-* 300 steps)\n"
@@ -130,7 +130,7 @@ static void help(void)
            "  --full       the whole grid or the source's full protocol (amgs-regime: 4 scenes\n"
            "               x 6 compliances x 3 d x seeds x steps; amgs-table2: 1000 steps;\n"
            "               spook-pgs: eps x d 4 x 4 on 200 spheres; reorder-sim, ode: more;\n"
-           "               solvers: piles of 1000, 3000, 10000 spheres, 5x the budget)\n"
+           "               solvers: piles of 1000, 3000, 10000 spheres: hours)\n"
            "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
            "               the grid goes on; tables that run the harness's grid)\n"
            "  --instances DIR...  more instance folders, every word up to the next option\n"

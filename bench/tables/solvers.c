@@ -11,8 +11,8 @@
  * smallest) and piles `capture spheres --param n=N [--param mu=0] --at 100' for N in PILES
  * (--quick QUICK_PILES, --full FULL_PILES), captured into DIR/instances/.  Every run: cold
  * start, tol 1e-8 on ||r||_2 (the one residual), an iteration cap per solver that gives each
- * about the same budget in sweep-equivalents (CAP; --quick / 4, --full x 5; --maxit K sets
- * every cap to K), check every iteration.  One measured run per pair (bench_run_solver: the
+ * about the same budget in sweep-equivalents (CAP; --quick / 4; --maxit K sets every cap to
+ * K), check every iteration.  One measured run per pair (bench_run_solver: the
  * recording run fills the library's history of iteration, work, residual; then one warm-up
  * and --reps timing runs, REPS by default, with no residual tests and exactly the recorded
  * iterations); the time of iteration k is k x the median seconds per solve / iterations, as
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NSOLVER = 10, NLEV = 3, NPILE = 3, NQUICK = 4, REPS = 3, NOTE = 200, REF = 9 };
+enum { NSOLVER = 10, NLEV = 3, NPILE = 3, NQUICK = 4, REPS = 1, NOTE = 200, REF = 9 };
 static const char *const SOLVER[NSOLVER] = {"pgs", "jacobi", "nncg", "pgs-sm", "apgd", "spg",
                                             "newton-min", "newton-fb", "admm", "ldlt-ref"};
 /* iterations at most: about 2e4 sweep-equivalents each at the work per iteration measured on
@@ -46,7 +46,7 @@ static const char *const SOLVER[NSOLVER] = {"pgs", "jacobi", "nncg", "pgs-sm", "
 static const int CAP[NSOLVER] = {20000, 20000, 20000, 1000, 20000, 20000, 300, 300, 20000, 0};
 static const double TOL = 1e-8;
 static const double LEV[NLEV] = {1e-4, 1e-6, 1e-8};
-static const int PILES[NPILE] = {50, 150, 450}, QUICK_PILES[NPILE] = {25, 40, 60},
+static const int PILES[NPILE] = {40, 120, 300}, QUICK_PILES[NPILE] = {25, 40, 60},
                  FULL_PILES[NPILE] = {1000, 3000, 10000};
 static const char *const QUICK[NQUICK] = {"capsule-step1", "three-spheres-step1",
                                           "chain-step300", "stack-30-step100"};
@@ -785,9 +785,9 @@ static int write_md(const bench_table_ctx *t, const study *S, const bench_claim 
                "about one; lcp/README.md, \"The field's solver families\"); *work to eps* is "
                "the work at the first iteration with ||r||_2 <= eps (every iteration is "
                "tested).  ldlt-ref's iterations are pivot steps, another unit: it is in the "
-               "time figures and profiles, not the work ones.  Time: the median of %d timing "
-               "runs after one warm-up, with no residual tests and exactly the recorded "
-               "iterations (min..max beside); the time to 1e-8 is that iteration's share of "
+               "time figures and profiles, not the work ones.  Time: the median of the timing "
+               "runs (%d, `--reps`) after one warm-up, with no residual tests and exactly the "
+               "recorded iterations (min..max beside); the time to 1e-8 is that iteration's share of "
                "the median, as in every figure of the harness.  wdiff is against ldlt-ref's "
                "answer.  The methods that project onto a box take, with friction, the box of "
                "the current normals (lcp/README.md); the Newton methods refuse a friction "
@@ -824,7 +824,6 @@ int bench_table_solvers(const bench_table_ctx *t)
     for (int s = 0; s < NSOLVER; s++)
         S.cap[s] = t->maxit > 0 && CAP[s] > 0 ? (int)t->maxit
                    : t->size < 0             ? CAP[s] / 4
-                   : t->size > 0             ? CAP[s] * 5
                                              : CAP[s];
     lcp_history H[NSOLVER] = {{0}};
     int hcap = 2;
