@@ -4,8 +4,8 @@
 # lcp/README.md, "The field's solver families"; what they measured: results/performance.md).
 # Each solve is a whole `lcpbench solve' process (reading included) timed in CPU seconds
 # (user + system, /usr/bin/time), so the numbers hold on a loaded host; one BLAS thread.
-#   iteration  `capture spheres --param n=22000 --param mu=0 --at 30 --iters 10' (about 10^5
-#              rows): every family and pgs for K = 20 iterations with no residual test
+#   iteration  `capture spheres --param n=37000 --param mu=0 --at 30 --iters 10' (about 10^5
+#              rows; n = 22000 gives 59896): every family and pgs for K = 20 iterations with no residual test
 #              (--tol -1) and for 0; per iteration: the work (products with A, lcp_info.work
 #              / K) and the CPU seconds (the K-iteration run less the 0-iteration one, / K),
 #              that time in PGS sweeps; admm's factorisation falls in its 0-iteration run.
@@ -29,9 +29,10 @@ cpu() {
 }
 case "$what" in
   iteration)
-    "$LB" capture spheres --param n=22000 --param mu=0 --at 30 --iters 10 --out "$T" --name p >/dev/null
+    n=${FAMILIES_PILE_N:-37000}
+    "$LB" capture spheres --param n="$n" --param mu=0 --at 30 --iters 10 --out "$T" --name p >/dev/null
     P=$T/p-step30
-    echo "# pile n=22000 mu=0 step 30: $(awk '/^rows/ { print $3 }' "$P/meta.txt") rows; K = 20 iterations"
+    echo "# pile n=$n mu=0 step 30: $(awk '/^rows/ { print $3 }' "$P/meta.txt") rows; K = 20 iterations"
     echo "solver,work_per_iteration,cpu_per_iteration_s,pgs_sweeps_per_iteration,cpu_0_iterations_s"
     K=20
     base=""
