@@ -4,9 +4,11 @@
 # lcp/README.md, "The field's solver families"; what they measured: results/performance.md).
 # Each solve is a whole `lcpbench solve' process (reading included) timed in CPU seconds
 # (user + system, /usr/bin/time), so the numbers hold on a loaded host; one BLAS thread.
-#   iteration  `capture spheres --param n=37000 --param mu=0 --at 30 --iters 10' (about 10^5
-#              rows; n = 22000 gives 59896): every family and pgs for K = 20 iterations with no residual test
-#              (--tol -1) and for 0; per iteration: the work (products with A, lcp_info.work
+#   iteration  `capture spheres --param n=45000 --param mu=0 --at 30 --iters 10' (about 10^5
+#              rows: n = 22000 gave 59896, 37000 gave 81326; FAMILIES_PILE_N=N sets n):
+#              every family and pgs for K = 100 iterations with no residual test (--tol -1)
+#              and for 0 (K = 20 left admm's 20 solves inside the noise of its factorisation:
+#              a negative difference at 81326 rows); per iteration: the work (products with A, lcp_info.work
 #              / K) and the CPU seconds (the K-iteration run less the 0-iteration one, / K),
 #              that time in PGS sweeps; admm's factorisation falls in its 0-iteration run.
 #   newton     `capture spheres --param n=10000 --param mu=0 --at 100' (46055 rows, the pile
@@ -29,12 +31,11 @@ cpu() {
 }
 case "$what" in
   iteration)
-    n=${FAMILIES_PILE_N:-37000}
+    n=${FAMILIES_PILE_N:-45000} K=100
     "$LB" capture spheres --param n="$n" --param mu=0 --at 30 --iters 10 --out "$T" --name p >/dev/null
     P=$T/p-step30
-    echo "# pile n=$n mu=0 step 30: $(awk '/^rows/ { print $3 }' "$P/meta.txt") rows; K = 20 iterations"
+    echo "# pile n=$n mu=0 step 30: $(awk '/^rows/ { print $3 }' "$P/meta.txt") rows; K = $K iterations"
     echo "solver,work_per_iteration,cpu_per_iteration_s,pgs_sweeps_per_iteration,cpu_0_iterations_s"
-    K=20
     base=""
     for s in pgs nncg pgs-sm apgd spg newton-min newton-fb admm; do
       IFS=, read -r c0 _ _ _ _ <<<"$(cpu "$s" --maxit 0 --tol -1)"
