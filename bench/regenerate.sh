@@ -34,6 +34,7 @@ spook-pgs           table spook-pgs
 transversal         table transversal
 peers               table peers
 precision           table precision
+solvers             table solvers
 check               check --update
 '
 

@@ -147,14 +147,14 @@ static lcp_status test_prev(loop *L, const lcp_sweep_est *est, int *k, double *z
     if (!est->prev || tol < 0.0 || *k <= 1 || (*k - 1) % L->opt->check_every != 0 ||
         (e > FUSE_LAG * tol && FUSE_LAG * e <= rdiv))
         return LCP_MAXITER;
+    L->units -= est->work;                     /* z_{k-1}'s row: the work up to it */
     exact(L, est->prev, *k - 1, NAN);
     lcp_status st = verdict(L->r2, tol, rdiv);
     if (st != LCP_MAXITER) {
         memcpy(z, est->prev, (size_t)L->P->m * sizeof(double));   /* back to z_{k-1} */
         --*k;
-        L->units -= est->work;
         L->fresh = 1;
-    }
+    } else L->units += est->work;
     return st;
 }
 

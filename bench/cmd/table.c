@@ -61,6 +61,10 @@ static const bench_variant v_precision[] = {
               "the residual in double), cold start, natural order, to a sweep cap; the "
               "committed instances and captured sphere piles; time against the streaming "
               "floor in paired rounds"}};
+static const bench_variant v_solvers[] = {
+    {"suite", "cold start, tol 1e-8, about 2e4 sweep-equivalents per solver, on the committed "
+              "instances and sphere piles of 40, 120, 300 (frictionless and mu 0.5); work in "
+              "products with A, wdiff against ldlt-ref"}};
 
 #define VARIANTS(v) v, (int)(sizeof v / sizeof v[0]), 0
 #define VARIANTS_INSTANCES(v) v, (int)(sizeof v / sizeof v[0]), 1   /* takes --instances */
@@ -88,6 +92,8 @@ static const bench_table tables[] = {
      bench_table_peers, VARIANTS_INSTANCES(v_peers)},
     {"precision", "float32 storage of J and B in pgs: sweeps to tol, lowest residual, floor",
      bench_table_precision, VARIANTS(v_precision)},
+    {"solvers", "the field's solver families beside pgs, jacobi, ldlt-ref: work, time, profiles",
+     bench_table_solvers, VARIANTS(v_solvers)},
 };
 enum { NTABLE = sizeof tables / sizeof tables[0] };
 
@@ -119,18 +125,21 @@ static void help(void)
            "               first listed\n"
            "  --style S    figures: paper (colour-blind-safe colours, dashes, markers;\n"
            "               default) or mono (black, dashes and markers)\n"
-           "  --reps R     timing repetitions after one warm-up (default 5; peers: 3)\n"
+           "  --reps R     timing repetitions after one warm-up (default 5; peers 3, solvers 1)\n"
            "  --maxit K    sweep cap per run (amgs-table1: default 100000; amgs-regime:\n"
-           "               200000; peers: 10000; precision: 20000, --full 100000)\n"
+           "               200000; peers: 10000; precision: 20000, --full 100000;\n"
+           "               solvers: every solver's, else 20000 iterations, pgs-sm 1000\n"
+           "               cycles, newton-* 300 steps)\n"
            "  --beta B     AMGS Omega = beta D scale (amgs-table1: default 0.5, gamma 1)\n"
            "  --steps N    simulation steps (amgs-table2: default 300, --full 1000;\n"
            "               amgs-figures: default 200, more than 100)\n"
-           "  --quick      a small grid (amgs-table1, amgs-regime, transversal, ode, precision:\n"
-           "               the tests' mode)\n"
+           "  --quick      a small grid (amgs-table1, amgs-regime, transversal, ode, precision,\n"
+           "               solvers: the tests' mode)\n"
            "  --full       the whole grid or the source's full protocol (amgs-regime: 4 scenes\n"
            "               x 6 compliances x 3 d x seeds x steps; amgs-table2: 1000 steps;\n"
            "               spook-pgs: eps x d 4 x 4 on 200 spheres; reorder-sim, ode: more;\n"
-           "               precision: a larger pile and the 10^5-row pile's convergence)\n"
+           "               precision: a larger pile and the 10^5-row pile's convergence;\n"
+           "               solvers: piles of 1000, 3000, 10000 spheres: hours)\n"
            "  --timeout S  limit each run of the table's grids to S seconds (status timeout;\n"
            "               the grid goes on; tables that run the harness's grid)\n"
            "  --instances DIR...  more instance folders, every word up to the next option\n"

@@ -47,7 +47,8 @@ typedef struct bench_result {
 /* Recording run (monitor on, history into h when h != NULL), then one warm-up and `reps'
  * timing samples with the monitor off, tol < 0 and max_iter = the recorded iterations;
  * the history's times from the timing runs (measure.c).  z (m entries) receives the
- * recording run's answer; z_start (or NULL) is the warm start. */
+ * recording run's answer; z_start (or NULL) is the warm start.  opt->history (the library's
+ * rows of iteration, work, residual, merit) is filled by the recording run only. */
 lcp_status bench_run_solver(const lcp_problem *P, const lcp_solver *s, const lcp_options *opt,
                             const double *z_start, int reps, double *z, bench_result *r,
                             bench_history *h);

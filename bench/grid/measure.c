@@ -114,6 +114,7 @@ static int timing(const lcp_problem *P, const lcp_solver *s, const lcp_options *
     lcp_options ot = *opt;
     ot.monitor = NULL;
     ot.monitor_ctx = NULL;
+    ot.history = NULL;                                       /* the recording run's only */
     void *prep = NULL;                                       /* the solver's setup, timed */
     double t0 = bench_now();                                 /* apart from the solves */
     if (lcp_prepare(s, P, &ot, &prep) != LCP_OK) prep = NULL;

@@ -335,18 +335,20 @@ static void series_style(FILE *f, const bench_fig *F, int i, int k, int npts,
                          bench_style style)
 {
     const char *col = style == BENCH_STYLE_MONO ? "#000000" : palette[k % NSTYLE];
+    int d = (k + k / NSTYLE) % NSTYLE;   /* past NSTYLE series another dash and marker with
+                                            each colour: series k and k + 7 stay apart */
     if (F->kind == BENCH_FIG_BOXES && i == 0) {
         fprintf(f, "with boxes fs solid %s border lc rgb '#000000' lc rgb '%s'",
                 style == BENCH_STYLE_MONO ? "0.25" : "0.5",
                 style == BENCH_STYLE_MONO ? "#000000" : palette[1]);
     } else if (F->s[i].points || F->kind == BENCH_FIG_BOXES) {
-        fprintf(f, "with points lc rgb '%s' pt %d ps 0.9", col, marks[k % NSTYLE] + 1);
+        fprintf(f, "with points lc rgb '%s' pt %d ps 0.9", col, marks[d] + 1);
     } else if (F->kind == BENCH_FIG_STEPS) {
-        fprintf(f, "with steps lw 1.5 dt %d lc rgb '%s'", dashes[k % NSTYLE], col);
+        fprintf(f, "with steps lw 1.5 dt %d lc rgb '%s'", dashes[d], col);
     } else {
         int pi = F->kind == BENCH_FIG_MARKS ? 1 : npts / 8 + 1 + k;   /* markers apart */
         fprintf(f, "with linespoints lw 1.5 dt %d lc rgb '%s' pt %d ps 0.8 pi %d",
-                dashes[k % NSTYLE], col, marks[k % NSTYLE], pi);
+                dashes[d], col, marks[d], pi);
     }
 }
 

@@ -10,7 +10,7 @@
 bench_table_fn bench_table_amgs1, bench_table_amgs2, bench_table_amgs_figures,
     bench_table_reorder, bench_table_spook_pgs, bench_table_ode, bench_table_transversal,
     bench_table_amgs_regime, bench_table_reorder_sim,
-    bench_table_peers, bench_table_precision;
+    bench_table_peers, bench_table_precision, bench_table_solvers;
 
 /* a worker rank's side of reorder's orderings under mpirun: the job's payload (the instance
  * folder); 0, or 1 on failure */

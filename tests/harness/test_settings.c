@@ -79,6 +79,52 @@ int main(void)
         }
     ok(checked >= 20, "%d solver x setting pairs marked unused were checked", checked);
 
+    /* the families' settings (lcp/README.md, "The field's solver families"): the default in
+     * the table is the library's, and each solver said to use one reads it: a changed value
+     * changes its sweeps or its z on the frictionless problem */
+    static const char *const fam[] = {"restart", "projected", "pgs_sweeps", "sm_steps",
+                                      "inner_max", "forcing", "step", "memory", "rho",
+                                      "sigma", "relax"};
+    int used = 0;
+    for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++) {
+        const bench_setting *k = bench_setting_find(fam[f]);
+        if (!k) {
+            ok(0, "setting %s is in the table", fam[f]);
+            continue;
+        }
+        bench_settings d;
+        bench_settings_default(&d);
+        lcp_options lo;
+        lcp_options_default(&lo);
+        char dtext[64];
+        bench_setting_text(&d, k, dtext, sizeof dtext);
+        ok(!memcmp((const char *)&d + k->at, (const char *)&lo + (k->at - offsetof(bench_settings, opt)),
+                   k->size) && (*k->dflt ? strtod(dtext, NULL) == strtod(k->dflt, NULL) : !strcmp(dtext, "")),
+           "%s: default '%s' is lcp_options_default's", fam[f], k->dflt);
+        for (int s = 0; s < ns; s++) {
+            if (!bench_setting_uses(k, &sv[s])) continue;
+            char buf[64];
+            const char *v = changed(k, buf, sizeof buf);
+            bench_settings a, b;
+            char msg[256];
+            bench_settings_default(&a);
+            a.opt.max_iter = 40;
+            a.opt.tol = 1e-14;
+            b = a;
+            int set = v && bench_setting_set(&b, k, v, msg, sizeof msg) == 0;
+            double za[400] = {0}, zb[400] = {0};
+            lcp_info ia, ib;
+            lcp_status sa = lcp_solve(&sv[s], &P[0], &a.opt, za, &ia);
+            lcp_status sb = lcp_solve(&sv[s], &P[0], &b.opt, zb, &ib);
+            ok(set && P[0].m <= 400 && sa >= 0 && sb >= 0 &&
+                   (ia.iterations != ib.iterations || memcmp(za, zb, sizeof za)),
+               "%s reads %s (%s=%s: another z; %s, %s)", sv[s].name, fam[f], fam[f],
+               v ? v : "?", lcp_status_str(sa), lcp_status_str(sb));
+            used++;
+        }
+    }
+    ok(used == 16, "%d solver x family setting pairs checked as read (16)", used);
+
     double v;
     ok(bench_parse_number("4/3", &v) == 0 && v == 4.0 / 3.0, "4/3 reads as 4.0/3.0");
     ok(bench_parse_number("1e-8", &v) == 0 && v == 1e-8, "1e-8 reads");

@@ -1,0 +1,33 @@
+# data-work-1e-06: lcpbench figure; data in data-work-1e-06.csv (series,x,y; one block per series).
+# Redraw with `gnuplot data-work-1e-06.gp' in this folder.  Style: paper.
+set datafile separator ','
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "log10(work to ||r||_2 <= 1e-06, sweep-equivalents)"
+set ylabel "fraction of instances"
+set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [1:7.24507988]
+set xtics 2
+set format x '%g'
+set format y '%g'
+set yrange [0:1.05]
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
+set output 'data-work-1e-06.png'
+set title "data profile: ||r||_2 <= 1e-06 within the work"
+plot \
+  'data-work-1e-06.csv' index 0 using 2:3 with steps lw 1.5 dt 1 lc rgb '#000000' title "pgs", \
+  'data-work-1e-06.csv' index 1 using 2:3 with steps lw 1.5 dt 2 lc rgb '#0072B2' title "jacobi", \
+  'data-work-1e-06.csv' index 2 using 2:3 with steps lw 1.5 dt 4 lc rgb '#D55E00' title "nncg", \
+  'data-work-1e-06.csv' index 3 using 2:3 with steps lw 1.5 dt 5 lc rgb '#009E73' title "pgs-sm", \
+  'data-work-1e-06.csv' index 4 using 2:3 with steps lw 1.5 dt 3 lc rgb '#CC79A7' title "apgd", \
+  'data-work-1e-06.csv' index 5 using 2:3 with steps lw 1.5 dt 1 lc rgb '#E69F00' title "spg", \
+  'data-work-1e-06.csv' index 6 using 2:3 with steps lw 1.5 dt 2 lc rgb '#56B4E9' title "newton-min", \
+  'data-work-1e-06.csv' index 7 using 2:3 with steps lw 1.5 dt 2 lc rgb '#000000' title "newton-fb", \
+  'data-work-1e-06.csv' index 8 using 2:3 with steps lw 1.5 dt 4 lc rgb '#0072B2' title "admm"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
+set output 'data-work-1e-06.pdf'
+replot
+unset output
