@@ -18,9 +18,9 @@ static const char *CMD = "table";
 /* today every table has one protocol: ours (the source's protocol comes as `paper') */
 static const bench_variant v_amgs1[] = {
     {"paper", "rigid contacts without position correction (the stepper with eps 0, poscorr "
-              "0: q_n = J_n v*, a consistent LCP by construction), the stepper warm-started "
-              "with 10 PGS sweeps per step, one solve per method to 1e-8 from the stepper's "
-              "warm start"},
+              "0: q_n = J_n v*, an LCP with a solution by construction but where a restitution "
+              "target is active), the stepper warm-started with 10 PGS sweeps per step, one "
+              "solve per method to 1e-8 from the stepper's warm start"},
     {"suite", "SPOOK contacts (compliance 1e-6, d 4), the stepper's converged state (100 "
               "sweeps or 1e-8 per step; stack 1000) as warm start, one solve per method to "
               "1e-8"}};

@@ -315,8 +315,8 @@ static FILE *md_head(const bench_table_ctx *t, bench_out *o, int steps, int reps
                    : " (**shorter than the paper's 1000**, to fit 5 minutes; `--full` runs "
                      "1000)",
             rigid ? "**rigid contacts without position correction** (the stepper's eps = 0, "
-                    "poscorr = 0: q_n = J_n v*, so that every step's LCP is consistent and the "
-                    "piles settle, the paper's regime; its bias vector is not given in our "
+                    "poscorr = 0: q_n = J_n v*, so that every step's LCP has a solution but where "
+                    "a restitution target is active, and the piles settle, the paper's regime; its bias vector is not given in our "
                     "copy of its text)"
                   : "SPOOK contacts (eps = 1e-6, d = 4; ours: with this position correction "
                     "the piles need not settle, see the finding t2-settled)",

@@ -245,7 +245,8 @@ static int write_md(const bench_table_ctx *t, double g[NSC][NMETH][3],
     if (!f) return 1;
     fprintf(f, "%s", rigid ? "**Rigid contacts without position correction**: the stepper "
                              "runs with eps = 0 and poscorr = 0 (q_n = J_n v*), so that every "
-                             "step's LCP is consistent and the piles settle (the paper's "
+                             "step's LCP has a solution (but where a restitution target is "
+                             "active) and the piles settle (the paper's "
                              "regime; its bias vector is not given in our copy of its text).  "
                              "The SPOOK runs are the `spook` variant.\n\n"
                            : "**SPOOK contacts** (eps = 1e-6, d = 4; ours): at 10 sweeps per "
