@@ -135,8 +135,10 @@ static const bench_claim_def defs[NCLAIM] = {
      "floor for bodies at rest)", BENCH_RULE_EACH, 0, {{0, BENCH_STATE_KE_FLOOR}}, NULL},
 };
 
-/* Figure 6's two claims on the settings of pool comparable with PGS (cmp[m]) */
-static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, bench_claim *cl)
+/* Figure 6's two claims on the settings of pool comparable with PGS (cmp[m]); st: the pool's
+ * states at the end (the fastest two must be in one state too) */
+static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, const bench_state *st,
+                        bench_claim *cl)
 {
     int nf = 0, prefix = 1, seen_slow = 0, f1 = 0, f2 = -1;
     char lab[96];
@@ -164,6 +166,11 @@ static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, bench_claim *cl
         bench_claim_missing(&cl[1], "fewer than two settings comparable with PGS");
         return;
     }
+    char why[160];
+    if (!bench_state_comparable(&st[f1], &st[f2], why, sizeof why)) {
+        bench_claim_missing(&cl[1], "the two fastest settings end in different states");
+        return;
+    }
     snprintf(lab, sizeof lab, "fastest b%g, next %s%g:", betas[f1 - 1], f2 ? "b" : "pgs",
              f2 ? betas[f2 - 1] : 0.0);
     bench_claim_value(&cl[1], lab, g[0][f1][0] / g[0][f2][0], "%.3f");
@@ -182,7 +189,7 @@ static void claims(double g[NSC][NMETH][3], const bench_state st[NSC][NMETH],
     for (int s = 0; s < NSC; s++)
         for (int m = 0; m < NMETH; m++)
             cmp[s][m] = m == 0 || bench_state_comparable(&st[s][m], &st[s][0], why, sizeof why);
-    claims_fig6(g, cmp[0], cl);
+    claims_fig6(g, cmp[0], st[0], cl);
     for (int m = 1; m < NMETH; m++) {   /* Figure 7 */
         if (betas[m - 1] >= 1) continue;
         snprintf(lab, sizeof lab, "b%g", betas[m - 1]);
