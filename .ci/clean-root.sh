@@ -5,7 +5,8 @@
 # SuiteSparse) in a scratch folder, a fresh clone of this repository copied in, then in that
 # root (chroot), with nothing installed but what the project's own scripts install:
 #   1. `bash bench/main.sh`, the README's first command: installs the core packages, builds,
-#      regenerates AMGS Table 1 and its figures; exit 0 with every file written;
+#      regenerates AMGS Table 1 and its figures; exit 0 with every file written; the Python
+#      module it built imports (the README's `PYTHONPATH=build/lcp/python') and solves;
 #   2. the installed library on a machine without the peer libraries: tests/library/install.sh
 #      (pkg-config lcp and lcp-static, the installed example built and run);
 #   3. `bash bench/build.sh --tests`, the install step of the README's second command: the
@@ -102,6 +103,17 @@ in_root 'cd /src && git status --porcelain --untracked-files=all | grep -v "^ M 
 ok_log "  ... and changed nothing outside results/amgs-table1/ and build/" 40 test ! -s "$log"
 in_root 'dpkg-query -W -f="\${Package} \${Status}\n" | grep "install ok installed" | grep -Ei "siconos|bullet|dart|fclib|openmpi"; true'
 ok_log "  ... with no optional package installed (no peer, FCLIB or MPI)" 40 test ! -s "$log"
+
+# the README's Python section: the module bench/main.sh built (python3-dev, python3-numpy are
+# among its core packages) imports from the build tree and solves a scene's step
+in_root 'cd /src && PYTHONPATH=build/lcp/python python3 -c "import lcpbench
+P = lcpbench.capture(\"capsule\", {}, 1)
+r = lcpbench.solve(P, \"ldlt-ref\")
+assert r.status == \"converged\" and len(lcpbench.solvers()) > 10, r
+print(lcpbench.__file__)"'
+rc=$?
+ok_log "  ... and built the Python module: PYTHONPATH=build/lcp/python python3 -c 'import lcpbench' solves a captured scene" \
+  20 test $rc = 0
 
 # 2. The installed library where the peers are not installed
 in_root 'cd /src && bash tests/library/install.sh build tests/library/link_outside.c none'

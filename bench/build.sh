@@ -5,7 +5,8 @@
 set -euo pipefail
 # With --tests, also what the tests compare against or need (tests/run.sh passes it): the
 # peer libraries (Siconos Numerics, DART's copy of ODE's Dantzig routine, Bullet), FCLIB,
-# pandas and SciPy for the plain-CSV and Matrix Market checks, clang and libFuzzer for the
+# pandas and SciPy for the plain-CSV and Matrix Market checks, pytest and SciPy for the
+# Python module's tests (tests/python/), clang and libFuzzer for the
 # fuzz targets, Open MPI for `mpirun lcpbench run', valgrind for the memcheck test and the
 # stopping test's instruction counts, time and bc for the oracle corpus's CPU times.  Each is
 # optional for the build itself.
@@ -15,7 +16,7 @@ pkgs=(build-essential meson ninja-build pkg-config git python3 libsuitesparse-de
       libopenblas-dev liblapacke-dev gnuplot-nox python3-dev python3-numpy)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(libsiconos-numerics-dev libdart-external-odelcpsolver-dev libbullet-dev g++
-         libfclib-dev python3-pandas python3-scipy clang libclang-rt-dev
+         libfclib-dev python3-pandas python3-scipy python3-pytest clang libclang-rt-dev
          libopenmpi-dev openmpi-bin valgrind time bc)
 fi
 # quiet WHAT CMD...: run CMD with its output kept aside; when it fails, show the output (the

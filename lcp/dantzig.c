@@ -87,6 +87,7 @@
 #include <unistd.h>
 
 #define DZ_DENSE_CAP ((double)4 * 1024 * 1024 * 1024) /* bytes of the two dense arrays */
+#define DZ_SMALL ((double)64 * 1024 * 1024) /* below: the physical memory is not asked */
 #define DZ_ACCEPT 1e-10      /* LCP_OK when ||r||_inf <= DZ_ACCEPT max(1, ||q||_inf) */
 #define DZ_SETTLE 1e-12      /* rounds: bounds settled when they change by at most this */
 #define DZ_PIVOT_TINY 1e-14  /* zero_pivot = report: |pivot| < this |A_ii| */
@@ -122,10 +123,11 @@ typedef struct dz {
     double flops;
 } dz;
 
-static double dz_dense_limit(const dantzig_options *o)
+static double dz_dense_limit(const dantzig_options *o, double need)
 {
     if (o->dense_cap > 0.0) return o->dense_cap;
     double cap = DZ_DENSE_CAP;
+    if (need <= DZ_SMALL) return cap;           /* no machine that runs us has less RAM */
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
     if (pages > 0 && psize > 0 && 0.5 * (double)pages * (double)psize < cap)
         cap = 0.5 * (double)pages * (double)psize;
@@ -134,55 +136,97 @@ static double dz_dense_limit(const dantzig_options *o)
 
 static void dz_free(dz *s)
 {
-    lcp_free(s->A);
-    lcp_free(s->L);
-    lcp_free(s->d);
-    lcp_free(s->fac);
-    lcp_free(s->x);
-    lcp_free(s->w);
-    lcp_free(s->b);
-    lcp_free(s->lo);
-    lcp_free(s->hi);
-    lcp_free(s->p);
-    lcp_free(s->findex);
-    lcp_free(s->hist);
-    lcp_free(s->dx);
-    lcp_free(s->dw);
-    lcp_free(s->Dell);
-    lcp_free(s->ell);
-    lcp_free(s->tmp);
+    lcp_free(s->A);                                              /* the one block */
     memset(s, 0, sizeof *s);
 }
 
+/* every array of a pass in one block (one allocation: a solve of a few rows is not
+ * dominated by seventeen mallocs): A and L, eleven arrays of doubles, three of ints, hist */
 static lcp_status dz_alloc(dz *s, int m)
 {
     size_t n = (size_t)(m > 0 ? m : 1), ld = (n + 7) & ~(size_t)7; /* 64-byte rows */
     memset(s, 0, sizeof *s);
     s->m = m;
     s->ld = (int)ld;
-    s->A = lcp_malloc(n * ld, sizeof(double));
-    s->L = lcp_malloc(n * ld, sizeof(double));
-    s->d = lcp_malloc(n, sizeof(double));
-    s->fac = lcp_malloc(n, sizeof(int));
-    s->x = lcp_malloc(n, sizeof(double));
-    s->w = lcp_malloc(n, sizeof(double));
-    s->b = lcp_malloc(n, sizeof(double));
-    s->lo = lcp_malloc(n, sizeof(double));
-    s->hi = lcp_malloc(n, sizeof(double));
-    s->p = lcp_malloc(n, sizeof(int));
-    s->findex = lcp_malloc(n, sizeof(int));
-    s->hist = lcp_malloc(n, 1);
-    s->dx = lcp_malloc(n, sizeof(double));
-    s->dw = lcp_malloc(n, sizeof(double));
-    s->Dell = lcp_malloc(n, sizeof(double));
-    s->ell = lcp_malloc(n, sizeof(double));
-    s->tmp = lcp_malloc(n, sizeof(double));
-    if (!s->A || !s->L || !s->d || !s->fac || !s->x || !s->w || !s->b || !s->lo || !s->hi ||
-        !s->p || !s->findex || !s->hist || !s->dx || !s->dw || !s->Dell || !s->ell || !s->tmp) {
-        dz_free(s);
-        return LCP_ERR_NOMEM;
-    }
+    size_t nd = 2 * n * ld + 11 * n;                             /* doubles */
+    size_t bytes = nd * sizeof(double) + 3 * n * sizeof(int) + n;
+    double *blk = lcp_malloc(bytes, 1);
+    if (!blk) return LCP_ERR_NOMEM;
+    double **dbl[] = {&s->d, &s->x, &s->w, &s->b, &s->lo, &s->hi, &s->dx, &s->dw, &s->Dell,
+                      &s->ell, &s->tmp};
+    s->A = blk;
+    s->L = blk + n * ld;
+    for (size_t k = 0; k < sizeof dbl / sizeof dbl[0]; k++) *dbl[k] = blk + 2 * n * ld + k * n;
+    int *ints = (int *)(blk + nd);
+    s->fac = ints;
+    s->p = ints + n;
+    s->findex = ints + 2 * n;
+    s->hist = (unsigned char *)(ints + 3 * n);
     return LCP_OK;
+}
+
+/* ---- dense kernels: OpenBLAS from DZ_BLAS_MIN rows on, plain loops below (OpenBLAS's
+ * fixed cost per call, its buffer and its lock in dtrsv, is most of a solve of a few rows;
+ * the loops sum in their own order, so answers can differ from the BLAS path in the last
+ * bits, as they differ between BLAS builds) -------------------------------------------- */
+#define DZ_BLAS_MIN 32
+
+/* a.b in four partial sums (four independent chains of adds, as the BLAS kernels) */
+static double dz_dot(int n, const double *a, const double *b)
+{
+    if (n >= DZ_BLAS_MIN) return cblas_ddot(n, a, 1, b, 1);
+    double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        t0 += a[k] * b[k];
+        t1 += a[k + 1] * b[k + 1];
+        t2 += a[k + 2] * b[k + 2];
+        t3 += a[k + 3] * b[k + 3];
+    }
+    for (; k < n; k++) t0 += a[k] * b[k];
+    return (t0 + t1) + (t2 + t3);
+}
+
+/* x := L^-1 x (trans 0) or L^-T x (trans 1), L unit lower triangular, row-major, n x n */
+static void dz_trsv(int trans, int n, const double *L, int ld, double *x)
+{
+    if (n >= DZ_BLAS_MIN) {
+        cblas_dtrsv(CblasRowMajor, CblasLower, trans ? CblasTrans : CblasNoTrans, CblasUnit, n,
+                    L, ld, x, 1);
+        return;
+    }
+    if (!trans) {
+        for (int j = 1; j < n; j++) {                            /* x_j -= L(j, 0:j) x */
+            x[j] -= dz_dot(j, L + (size_t)j * (size_t)ld, x);
+        }
+    } else {
+        for (int j = n - 1; j > 0; j--) {                        /* x(0:j) -= x_j L(j, 0:j) */
+            const double *r = L + (size_t)j * (size_t)ld;
+            double xj = x[j];
+            for (int k = 0; k < j; k++) x[k] -= r[k] * xj;
+        }
+    }
+}
+
+
+/* y += alpha x */
+static void dz_axpy(int n, double alpha, const double *x, double *y)
+{
+    if (n >= DZ_BLAS_MIN) {
+        cblas_daxpy(n, alpha, x, 1, y, 1);
+        return;
+    }
+    for (int k = 0; k < n; k++) y[k] += alpha * x[k];
+}
+
+/* y += A x (A: rows x cols, row-major, leading dimension ld) */
+static void dz_gemv(int rows, int cols, const double *A, int ld, const double *x, double *y)
+{
+    if (rows >= DZ_BLAS_MIN || cols >= DZ_BLAS_MIN) {
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, rows, cols, 1.0, A, ld, x, 1, 1.0, y, 1);
+        return;
+    }
+    for (int i = 0; i < rows; i++) y[i] += dz_dot(cols, A + (size_t)i * (size_t)ld, x);
 }
 
 #define ROW(s, i) ((s)->A + (size_t)(i) * (size_t)(s)->ld)
@@ -243,8 +287,7 @@ static void dz_forward(dz *s, int i)
     const double *Ai = ROW(s, i);
     for (int j = 0; j < nC; j++) s->Dell[j] = Ai[s->fac[j]];
     if (nC > 0)
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasUnit, nC, s->L, s->ld,
-                    s->Dell, 1);                                 /* L Dell = A_Ci */
+        dz_trsv(0, nC, s->L, s->ld, s->Dell);             /* L Dell = A_Ci */
     for (int j = 0; j < nC; j++) s->ell[j] = s->Dell[j] * s->d[j]; /* ell = D^-1 Dell */
     s->flops += (double)nC * nC;
 }
@@ -255,8 +298,7 @@ static void dz_back(dz *s, int dir)
     int nC = s->nC;
     memcpy(s->tmp, s->ell, (size_t)nC * sizeof(double));
     if (nC > 0)
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasUnit, nC, s->L, s->ld,
-                    s->tmp, 1);                                  /* L^T tmp = ell */
+        dz_trsv(1, nC, s->L, s->ld, s->tmp);              /* L^T tmp = ell */
     double sg = dir > 0 ? -1.0 : 1.0;
     for (int j = 0; j < nC; j++) s->dx[s->fac[j]] = sg * s->tmp[j];
     s->flops += (double)nC * nC;
@@ -270,7 +312,7 @@ static lcp_status dz_append(dz *s, int i)
     double aii = ROW(s, i)[i];
     double *Lr = LROW(s, nC);
     memcpy(Lr, s->ell, (size_t)nC * sizeof(double));
-    double dot = nC > 0 ? cblas_ddot(nC, s->ell, 1, s->Dell, 1) : 0.0;
+    double dot = dz_dot(nC, s->ell, s->Dell);
     double piv = aii - dot;                                      /* D_new */
     if (s->zero_pivot == DANTZIG_PIVOT_REPORT) {
         if (!(fabs(piv) >= DZ_PIVOT_TINY * fabs(aii))) return LCP_ERR_BREAKDOWN;
@@ -355,9 +397,9 @@ static lcp_status dz_setup(dz *s, int *row)
     if (s->nub > 0) {                                            /* x_U = A_UU^-1 b_U */
         int n = s->nub;
         memcpy(s->x, s->b, (size_t)n * sizeof(double));
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasUnit, n, s->L, s->ld, s->x, 1);
+        dz_trsv(0, n, s->L, s->ld, s->x);
         for (int j = 0; j < n; j++) s->x[j] *= s->d[j];
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasUnit, n, s->L, s->ld, s->x, 1);
+        dz_trsv(1, n, s->L, s->ld, s->x);
     }
     int at_end = 0;                                              /* friction rows last */
     for (int k = m - 1; k >= s->nub; k--)
@@ -394,7 +436,7 @@ static int dz_pass(dz *s, int freeze, long cap, long *steps, int *row, lcp_statu
         }
         double *Ai = ROW(s, i), *x = s->x, *w = s->w;
         int nC = s->nC, nN = s->nN;
-        w[i] = (nC + nN > 0 ? cblas_ddot(nC + nN, Ai, 1, x, 1) : 0.0) - s->b[i];
+        w[i] = dz_dot(nC + nN, Ai, x) - s->b[i];
         if (s->lo[i] == 0.0 && w[i] >= 0.0) {                    /* valid at lo */
             s->hist[i] = 0;
             s->nN++;
@@ -427,10 +469,9 @@ static int dz_pass(dz *s, int freeze, long cap, long *steps, int *row, lcp_statu
             dz_back(s, dir);                                     /* dx_C = -dir A_CC^-1 A_Ci */
             for (int k = nC; k < nC + nN; k++) dw[k] = dirf * Ai[k]; /* dir A_Ni */
             if (nN > 0 && nC > 0)                                /* + A_NC dx_C */
-                cblas_dgemv(CblasRowMajor, CblasNoTrans, nN, nC, 1.0, ROW(s, nC), s->ld, dx,
-                            1, 1.0, dw + nC, 1);
+                dz_gemv(nN, nC, ROW(s, nC), s->ld, dx, dw + nC);
             s->flops += 2.0 * nN * nC;
-            double dwi = (nC > 0 ? cblas_ddot(nC, Ai, 1, dx, 1) : 0.0) + Ai[i] * dirf;
+            double dwi = dz_dot(nC, Ai, dx) + Ai[i] * dirf;
             /* the ratio test: first strict minimum in ODE's order */
             int cmd = 1, si = i;
             double st1 = -w[i] / dwi;                            /* 1: w_i -> 0 */
@@ -475,9 +516,9 @@ static int dz_pass(dz *s, int freeze, long cap, long *steps, int *row, lcp_statu
                 *row = i;
                 return DZ_PARTIAL;
             }
-            if (nC > 0) cblas_daxpy(nC, st1, dx, 1, x, 1);       /* x_C += s dx_C */
+            if (nC > 0) dz_axpy(nC, st1, dx, x);       /* x_C += s dx_C */
             x[i] += st1 * dirf;
-            if (nN > 0) cblas_daxpy(nN, st1, dw + nC, 1, w + nC, 1); /* w_N += s dw_N */
+            if (nN > 0) dz_axpy(nN, st1, dw + nC, w + nC); /* w_N += s dw_N */
             w[i] += st1 * dwi;
             s->pivots++;
             switch (cmd) {
@@ -523,7 +564,8 @@ static lcp_status dz_check(const lcp_problem *P, const dantzig_options *o, int *
             return LCP_ERR_UNSUPPORTED;
         }
     }
-    if (2.0 * (double)P->m * (double)P->m * sizeof(double) > dz_dense_limit(o))
+    if (2.0 * (double)P->m * (double)P->m * sizeof(double) >
+        dz_dense_limit(o, 2.0 * (double)P->m * (double)P->m * sizeof(double)))
         return LCP_ERR_TOO_LARGE;
     return LCP_OK;
 }

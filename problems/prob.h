@@ -238,6 +238,30 @@ double prob_param_get(const prob_params *P, const char *key);
 lcp_status prob_world_create(prob_world *W, const prob_scene *s, const prob_params *P,
                              char *msg, size_t msglen);
 
+/* The world of scene `scene' with nkv "key=value" parameters (prob_scene_find,
+ * prob_params_default, prob_params_set, prob_world_create; capture.c).  LCP_OK, or the
+ * status with msg: "unknown scene 'NAME'", a parameter's message, or the scene's. */
+lcp_status prob_scene_world(prob_world *W, const char *scene, int nkv, const char *const *kv,
+                            char *msg, size_t msglen);
+
+/* ---- capture in memory (capture.c) -------------------------------------------------------- */
+
+/* Deep copy of a problem (Q lcp_problem_init'ed by the call).  LCP_OK or LCP_ERR_NOMEM. */
+lcp_status prob_problem_copy(const lcp_problem *P, lcp_problem *Q);
+
+enum { PROB_CAPTURE_DESCRIPTORS = 1u }; /* meta as `lcpbench capture' writes it: with the
+                                           descriptors (prob_meta_descriptors; dense ranks) */
+/* Step scene (with nkv "key=value" parameters; solver: the stepper's solver by registry name,
+ * NULL for the scene's pgs) once up to the last of nstep increasing steps (from 1) and copy
+ * the problem of each (before its solve, z0 = the stepper's warm start) into out[k]
+ * (lcp_problem_free each).  The problems `lcpbench capture SCENE --at STEPS' writes.  LCP_OK,
+ * or the status with msg (out[] freed) as `lcpbench capture' words it: "unknown scene 'NAME'
+ * (lcpbench list scenes)", "SCENE: " and a parameter's, the scene's or a step's message,
+ * "cannot use solver 'NAME'", "SCENE step T has no constraints: nothing to capture". */
+lcp_status prob_capture_steps(const char *scene, int nkv, const char *const *kv,
+                              const char *solver, unsigned flags, int nstep, const int *steps,
+                              lcp_problem *out, char *msg, size_t msglen);
+
 /* meta.txt text for the problem of step `step' (allocated with the library's
  * wrapper, lcp_alloc.h, as lcp_problem_free frees P.meta; NULL when out of memory):
  * scene, step, dim, bodies, dofs, contacts, joints, rows, solver, omega, order (beta and

@@ -227,14 +227,10 @@ int bench_grid_run_text(const char *cmd, const bench_suite *S, const char *text,
 int bench_grid_serve(const bench_mpi *m, const char *payload, size_t len);
 
 /* Capture the problem of step `step' of scene `scene' with "key=value" parameters into the
- * instance folder dir.  0 or -1 with msg. */
+ * instance folder dir (prob_capture_steps, then lcp_write_instance).  0 or -1 with msg, one
+ * line naming the scene (prob_capture_steps's messages, "scene NAME: " and a write's). */
 int bench_capture_scene(const char *scene, int nkv, const char *const *kv, int step,
                         const char *dir, char *msg, size_t msglen);
-
-/* World of a scene with "key=value" parameters (prob_world_create).  0 or -1 with msg. */
-struct prob_world;
-int bench_scene_world(const char *scene, int nkv, const char *const *kv, struct prob_world *W,
-                      char *msg, size_t msglen);
 
 /* Capture step `step' of a scene into dir and read it back into P (lcp_problem_init'ed);
  * 0, or 1 with one error line */
@@ -321,6 +317,7 @@ typedef struct bench_sim_out {
 int bench_sim_run(const char *scene, int nkv, const char *const *kv, const char *solver,
                   double beta, int steps, int iters, double tol, double *res, bench_sim_out *o,
                   char *msg, size_t msglen);
+struct prob_world;
 /* The state of world W at the end of a run for the kit's comparability rule: its kinetic
  * energy, the height of its centre of mass against gravity, the energy scale sum m |g| r and
  * the radius r (the scene's parameter "r"), with the run's mean contacts and standing. */
@@ -343,15 +340,6 @@ void bench_sim_state(const struct prob_world *W, double contacts_mean, int stand
  * so they are left out of rho (the `nskip' eigenvalues nearest 1).
  */
 /* ---- instances in memory ------------------------------------------------------------------- */
-
-/* Deep copy of a problem (Q lcp_problem_init'ed by the call).  LCP_OK or LCP_ERR_NOMEM. */
-lcp_status bench_problem_copy(const lcp_problem *P, lcp_problem *Q);
-
-/* Step `scene' with "key=value" parameters once up to the last of nstep increasing steps and
- * copy the problem of each (before its solve, z0 = the stepper's warm start) into out[k]
- * (lcp_problem_free each).  0, or -1 with msg (out[] freed). */
-int bench_capture_steps(const char *scene, int nkv, const char *const *kv, int nstep,
-                        const int *steps, lcp_problem *out, char *msg, size_t msglen);
 
 /* Rigid contacts with a consistent right-hand side: A = J Minv J^T (E dropped) and q replaced
  * by its least-squares projection onto range(J) (LAPACKE dgelsd, rcond 1e-12).  *moved gets

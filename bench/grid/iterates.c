@@ -1,6 +1,6 @@
 /* iterates.c: iterates computed elsewhere, read back: a CSV of rows "iteration,time_s,z_1..z_m"
  * (an outside solver's, `lcpbench score' and external suite lines read them), each row handed
- * to a callback as it is read.
+ * to a callback as it is read (the kit's CSV reader, a record at a time).
  * Cost: one pass over the file. */
 #include "grid.h"
 
@@ -9,21 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* split a CSV line at commas in place (no quoting: numbers and plain names); count */
-static int split(char *line, char **f, int max)
-{
-    int n = 0;
-    line[strcspn(line, "\r\n")] = 0;
-    for (char *s = line;; s++) {
-        if (n < max) f[n] = s;
-        n++;
-        s += strcspn(s, ",");
-        if (!*s) break;
-        *s = 0;
-    }
-    return n;
-}
 
 /* 1 when s is all a number (NaN and Inf included: they are numbers, not header names) */
 static int numeric(const char *s, double *v)
@@ -41,27 +26,28 @@ static int number(const char *s, double *v) { return numeric(s, v) && isfinite(*
 int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
                         bench_iterate_fn *fn, void *ctx)
 {
-    const char *why;
-    FILE *f = bench_fopen_read(path, &why);
-    if (!f) {
-        bench_error(cmd, "%s: cannot open: %s", path, why);
+    char msg[8400];
+    bench_csv_stream S;
+    if (bench_csv_stream_open(&S, path, msg, sizeof msg)) {
+        bench_error(cmd, "%s", msg);
         return 1;
     }
-    int cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1;
-    size_t cap = 0;
-    char *line = NULL, **fld = lcp_malloc((size_t)cols, sizeof *fld);
+    int cols = m + 2, ci = -1, ct = -1, rc = 0, header = -1, n;
     int *zcol = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof *zcol);
-    long lineno = 0, k = 0;
-    if (!fld || !zcol) {
+    long k = 0;
+    if (!zcol) {
         bench_error(cmd, "%s: out of memory", path);
         rc = 1;
     }
-    while (!rc && getline(&line, &cap, f) > 0) {
-        lineno++;
-        if (line[strspn(line, " \r\n")] == 0) continue;
-        int n = split(line, fld, cols);
+    while (!rc && (n = bench_csv_next(&S, msg, sizeof msg)) != 0) {
+        if (n < 0) {
+            bench_error(cmd, "%s", msg);
+            rc = 1;
+            break;
+        }
+        char **fld = S.field;
         double v;
-        if (header < 0) { /* the first line: a header when its first field is not a number */
+        if (header < 0) { /* the first record: a header when its first field is not a number */
             header = !numeric(fld[0], &v);
             int nz = 0;
             for (int c = 0; c < n && c < cols; c++) {
@@ -71,8 +57,8 @@ int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
                 else nz++;
             }
             if (n > cols || nz != m) {
-                bench_error(cmd, "%s:%ld: %d columns of z, the instance has %d rows", path,
-                            lineno, n > cols ? n - (ci >= 0) - (ct >= 0) : nz, m);
+                bench_error(cmd, "%s:%d: %d columns of z, the instance has %d rows", path,
+                            S.line, n > cols ? n - (ci >= 0) - (ct >= 0) : nz, m);
                 rc = 1;
                 break;
             }
@@ -80,35 +66,29 @@ int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
             if (header) continue;
         }
         if (n != cols) {
-            bench_error(cmd, "%s:%ld: %d fields, expected %d", path, lineno, n, cols);
+            bench_error(cmd, "%s:%d: %d fields, expected %d", path, S.line, n, cols);
             rc = 1;
             break;
         }
         for (int r = 0; r < m && !rc; r++)
             if (!number(fld[zcol[r]], &z[r])) {
-                bench_error(cmd, "%s:%ld: field %d '%s' is not a finite number", path, lineno,
+                bench_error(cmd, "%s:%d: field %d '%s' is not a finite number", path, S.line,
                             zcol[r] + 1, fld[zcol[r]]);
                 rc = 1;
             }
         double it = (double)k, t = NAN;
         if (!rc && ci >= 0 && (!number(fld[ci], &it) || it != floor(it) || it < 0)) {
-            bench_error(cmd, "%s:%ld: iteration '%s' is not a count", path, lineno, fld[ci]);
+            bench_error(cmd, "%s:%d: iteration '%s' is not a count", path, S.line, fld[ci]);
             rc = 1;
         }
         if (!rc && ct >= 0 && !number(fld[ct], &t)) {
-            bench_error(cmd, "%s:%ld: time_s '%s' is not a number", path, lineno, fld[ct]);
+            bench_error(cmd, "%s:%d: time_s '%s' is not a number", path, S.line, fld[ct]);
             rc = 1;
         }
         if (!rc) fn(ctx, (long)it, t, z);
         k++;
     }
-    if (!rc && ferror(f)) {
-        bench_error(cmd, "%s: read error", path);
-        rc = 1;
-    }
-    free(line); /* getline's buffer */
-    lcp_free(fld);
     lcp_free(zcol);
-    fclose(f);
+    bench_csv_stream_close(&S);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* regime.c: the linearised-rate analysis of PGS and AMGS on the active rows (grid.h, the regime analysis),
- * instances captured in memory, and the rigid (E = 0, q in range(J)) form of an instance.
+ * and the rigid (E = 0, q in range(J)) form of an instance (instances captured in memory:
+ * problems/capture.c).
  *
  * Needs the factors J, Minv of an instance for the null space and the rigid form.  Cost:
  * dense LAPACKE on the active rows: O(nf n min(nf, n)) for the singular values of J_F,
@@ -15,82 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- instances in memory ------------------------------------------------------------------- */
-
-static int dup(void *dst, const void *src, size_t bytes)
-{
-    void **d = dst;
-    *d = NULL;
-    if (!src) return 0;
-    *d = lcp_malloc(bytes ? bytes : 1, 1);
-    if (!*d) return -1;
-    memcpy(*d, src, bytes);
-    return 0;
-}
-
-lcp_status bench_problem_copy(const lcp_problem *P, lcp_problem *Q)
-{
-    lcp_problem_init(Q);
-    size_t m = (size_t)P->m, dm = m * sizeof(double);
-    Q->m = P->m;
-    Q->n = P->n;
-    Q->symmetric = P->symmetric;
-    int bad = lcp_csr_copy(&P->A, &Q->A) != LCP_OK;
-    if (P->J.p) bad |= lcp_csr_copy(&P->J, &Q->J) != LCP_OK;
-    if (P->Minv.p) bad |= lcp_csr_copy(&P->Minv, &Q->Minv) != LCP_OK;
-    bad |= dup(&Q->q, P->q, dm) | dup(&Q->lo, P->lo, dm) | dup(&Q->hi, P->hi, dm);
-    bad |= dup(&Q->findex, P->findex, m * sizeof(int)) | dup(&Q->E, P->E, dm);
-    bad |= dup(&Q->z0, P->z0, dm) | dup(&Q->zref, P->zref, dm);
-    bad |= dup(&Q->meta, P->meta, P->meta ? strlen(P->meta) + 1 : 0);
-    if (bad) {
-        lcp_problem_free(Q);
-        return LCP_ERR_NOMEM;
-    }
-    return LCP_OK;
-}
-
-typedef struct steps_ctx {
-    int n, done;
-    const int *steps;
-    lcp_problem *out;
-} steps_ctx;
-
-static lcp_status steps_hook(void *vctx, const prob_world *W, const lcp_problem *P, int step)
-{
-    (void)W;
-    steps_ctx *c = vctx;
-    if (c->done >= c->n || step != c->steps[c->done]) return LCP_OK;
-    lcp_status st = bench_problem_copy(P, &c->out[c->done]);
-    if (st == LCP_OK) c->done++;
-    return st;
-}
-
-int bench_capture_steps(const char *scene, int nkv, const char *const *kv, int nstep,
-                        const int *steps, lcp_problem *out, char *msg, size_t msglen)
-{
-    prob_world W;
-    for (int k = 0; k < nstep; k++) lcp_problem_init(&out[k]);
-    if (bench_scene_world(scene, nkv, kv, &W, msg, msglen) != 0) return -1;
-    steps_ctx c = {nstep, 0, steps, out};
-    lcp_status st = LCP_OK;
-    int last = nstep > 0 ? steps[nstep - 1] : 0;
-    for (int t = 1; t <= last && st == LCP_OK; t++) {
-        prob_step_info info;
-        st = prob_step(&W, steps_hook, &c, &info, msg, msglen);
-    }
-    prob_world_free(&W);
-    if (st == LCP_OK && c.done < nstep) {
-        snprintf(msg, msglen, "%s: step %d has no contacts to capture", scene, steps[c.done]);
-        st = LCP_ERR_ARG;
-    }
-    if (st != LCP_OK) {
-        if (!msg[0]) snprintf(msg, msglen, "%s: %s", scene, lcp_status_str(st));
-        for (int k = 0; k < nstep; k++) lcp_problem_free(&out[k]);
-        return -1;
-    }
-    return 0;
-}
 
 /* dense copy (column-major, rows F or all when F == NULL) of the CSR matrix C */
 static double *dense_rows(const lcp_csr *C, const int *F, int nr)

@@ -20,7 +20,7 @@ int bench_sim_run(const char *scene, int nkv, const char *const *kv, const char 
     o->ke_end = NAN;
     o->stands = -1;
     prob_world W;
-    if (bench_scene_world(scene, nkv, kv, &W, msg, msglen) != 0) return -1;
+    if (prob_scene_world(&W, scene, nkv, kv, msg, msglen) != 0) return -1;
     if (prob_world_set_solver(&W, solver, iters, tol) != LCP_OK) {
         if (!msg[0]) snprintf(msg, msglen, "%s: cannot set the solver %s", scene, solver);
         prob_world_free(&W);

@@ -449,7 +449,7 @@ static int scene_line(parser *p, char **tok, int nt)
     if (!p->force && bench_dir_nonempty(dir))
         return perr(p, 1, "%s exists (use --force to replace it)", dir);
     if (bench_capture_scene(tok[1], nkv, kv, (int)step, dir, msg, sizeof msg) != 0)
-        return perr(p, 1, "scene %s: %s", tok[1], msg);
+        return perr(p, 1, "%s", msg);
     return push_inst(p, name, dir, rs ? rs->name : NULL);
 }
 
@@ -579,7 +579,7 @@ int bench_scene_problem(const char *cmd, const char *scene, int nkv, const char 
 {
     char msg[8400];
     if (bench_capture_scene(scene, nkv, kv, step, dir, msg, sizeof msg) != 0) {
-        bench_error(cmd, "scene %s: %s", scene, msg);
+        bench_error(cmd, "%s", msg);
         return 1;
     }
     if (lcp_read_instance(dir, P, msg, sizeof msg) != LCP_OK) {
@@ -591,63 +591,17 @@ int bench_scene_problem(const char *cmd, const char *scene, int nkv, const char 
 
 /* ---- capture ------------------------------------------------------------------------------- */
 
-typedef struct cap_ctx {
-    int want, done;
-    const char *dir;
-    char *msg;
-    size_t msglen;
-} cap_ctx;
-
-static lcp_status cap_hook(void *vctx, const prob_world *W, const lcp_problem *P, int step)
-{
-    cap_ctx *c = vctx;
-    (void)W;
-    if (step != c->want) return LCP_OK;
-    lcp_status st = lcp_write_instance(c->dir, P, c->msg, c->msglen);
-    if (st == LCP_OK) c->done = 1;
-    if (st == LCP_ERR_IO) bench_write_failed();          /* the folder it fills is incomplete */
-    return st;
-}
-
-int bench_scene_world(const char *scene, int nkv, const char *const *kv, prob_world *W,
-                      char *msg, size_t msglen)
-{
-    memset(W, 0, sizeof *W);
-    const prob_scene *sc = prob_scene_find(scene);
-    if (!sc) {
-        snprintf(msg, msglen, "unknown scene '%s'", scene);
-        return -1;
-    }
-    prob_params par;
-    prob_params_default(sc, &par);
-    for (int k = 0; k < nkv; k++)
-        if (prob_params_set(&par, kv[k], msg, msglen) != LCP_OK) return -1;
-    if (prob_world_create(W, sc, &par, msg, msglen) != LCP_OK) {
-        prob_world_free(W);
-        return -1;
-    }
-    return 0;
-}
-
 int bench_capture_scene(const char *scene, int nkv, const char *const *kv, int step,
                         const char *dir, char *msg, size_t msglen)
 {
-    prob_world W;
-    if (bench_scene_world(scene, nkv, kv, &W, msg, msglen) != 0) return -1;
-    if (bench_mkdir_p(dir, msg, msglen) != 0) {
-        prob_world_free(&W);
+    lcp_problem P;                   /* in memory, then written: prob_capture_steps's path */
+    if (prob_capture_steps(scene, nkv, kv, NULL, 0, 1, &step, &P, msg, msglen) != LCP_OK)
         return -1;
-    }
-    cap_ctx c = {.want = step, .dir = dir, .msg = msg, .msglen = msglen};
-    lcp_status st = LCP_OK;
-    for (int t = 1; t <= step && st == LCP_OK; t++) {
-        prob_step_info info;
-        st = prob_step(&W, cap_hook, &c, &info, msg, msglen);
-    }
-    prob_world_free(&W);
-    if (st == LCP_OK && !c.done) {
-        snprintf(msg, msglen, "step %d has no contacts to capture", step);
-        return -1;
-    }
+    char why[4400];
+    lcp_status st = LCP_ERR_IO;
+    if (bench_mkdir_p(dir, why, sizeof why) == 0) st = lcp_write_instance(dir, &P, why, sizeof why);
+    if (st == LCP_ERR_IO) bench_write_failed();          /* the folder it fills is incomplete */
+    if (st != LCP_OK) snprintf(msg, msglen, "scene %s: %s", scene, why);
+    lcp_problem_free(&P);
     return st == LCP_OK ? 0 : -1;
 }

@@ -1,6 +1,10 @@
-/* csv.c: the harness's one CSV reader (RFC 4180, strict: a record with more or fewer fields
- * than the header, a quoted field never closed or a last line without its line break is
- * refused in one line naming the file and line), and runs.csv read through it.
+/* csv.c: the harness's one CSV reader (RFC 4180), one record parser under two ways to read:
+ *   - bench_csv_read: a whole file (the harness's own outputs: runs.csv, results), strict: a
+ *     record with more or fewer fields than the header, a quoted field never closed or a last
+ *     line without its line break is refused in one line naming the file and line;
+ *   - bench_csv_stream: a record at a time (iterates of an outside solver, whose files can
+ *     be larger than memory), the caller checking the fields; a last line without its line
+ *     break is read (other programs' files end so).
  * Cost: one pass over the file; the cells point into one buffer. */
 #include "kit.h"
 
@@ -14,21 +18,69 @@
 
 /* ---- CSV --------------------------------------------------------------------------------- */
 
-/* Parse the CSV text in buf (n bytes, NUL at buf[n]) in place, per RFC 4180: fields split at
- * commas outside quotes, "" inside quotes is one quote, quoted fields may hold commas and
- * line breaks; CRLF or LF ends a record; blank lines and "#" lines before the header are
- * skipped.  cells[] receives the field starts, rowlen[] the fields per record and line[] the
- * line each record starts on; returns the number of records, -1 when out of memory, or -2
- * with *bad the line of a quoted field that is never closed. */
+/* One record of CSV text at r, parsed in place per RFC 4180 (w: where the unquoted text goes,
+ * at or before r): fields split at commas outside quotes, "" inside quotes is one quote,
+ * quoted fields may hold commas and line breaks; CRLF or LF ends the record.  Each field's
+ * start is appended to (*c)[] (*cap grown), *nf counts them, *ln counts the line breaks read.
+ * Returns the first byte after the record; NULL when out of memory, or with *open the line of
+ * a quoted field the text ends inside. */
+static char *record(char *r, char ***c, size_t *cap, size_t *nc, int *nf, int *ln, int *open)
+{
+    char *w = r;
+    *nf = 0;
+    for (;;) {
+        char *start = w;
+        if (*r == '"') {
+            int at = *ln;
+            for (r++;; ) {
+                if (!*r) {                                  /* the text ends inside quotes */
+                    *open = at;
+                    return NULL;
+                }
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *ln += *r == '\n';
+                    *w++ = *r++;
+                }
+            }
+        }
+        while (*r && *r != ',' && *r != '\n' && *r != '\r') *w++ = *r++;
+        if (*r == '\r') r++;
+        char end = *r;
+        *w++ = 0;
+        if (end) r++;
+        *ln += end == '\n';
+        if (*nc == *cap) {
+            char **t = lcp_realloc(*c, *cap * 2, sizeof(char *));
+            if (!t) return NULL;
+            *c = t;
+            *cap *= 2;
+        }
+        (*c)[(*nc)++] = start;
+        (*nf)++;
+        if (end != ',') return r;
+    }
+}
+
+/* Parse the CSV text in buf (n bytes, NUL at buf[n]) in place, record by record: blank lines
+ * and "#" lines before the header are skipped.  cells[] receives the field starts, rowlen[]
+ * the fields per record and line[] the line each record starts on; returns the number of
+ * records, -1 when out of memory, or -2 with *bad the line of a quoted field that is never
+ * closed. */
 static int parse(char *buf, size_t n, char ***cells, int **rowlen, int **line, size_t *ncell,
                  int *bad)
 {
     size_t cap = 1024, nc = 0;
-    int rcap = 256, nr = 0, ln = 1;
+    int rcap = 256, nr = 0, ln = 1, open = 0;
     char **c = lcp_malloc(cap, sizeof(char *));
     int *rl = lcp_malloc((size_t)rcap, sizeof(int)), *li = lcp_malloc((size_t)rcap, sizeof(int));
-    char *r = buf, *w = buf;
-    while (c && rl && li && *r) {
+    char *r = buf;
+    while (c && rl && li && r && *r) {
         if (*r == '\n' || (*r == '\r' && r[1] == '\n')) {   /* blank line */
             r += *r == '\r' ? 2 : 1;
             ln++;
@@ -48,64 +100,106 @@ static int parse(char *buf, size_t n, char ***cells, int **rowlen, int **line, s
             if (!u) break;
             li = u;
         }
-        rl[nr] = 0;
         li[nr] = ln;
-        for (;;) {                                          /* the fields of one record */
-            char *start = w;
-            if (*r == '"') {
-                int open = ln;
-                for (r++;; ) {
-                    if (!*r) {                              /* the file ends inside quotes */
-                        lcp_free(c);
-                        lcp_free(rl);
-                        lcp_free(li);
-                        *bad = open;
-                        return -2;
-                    }
-                    if (*r == '"' && r[1] == '"') {
-                        *w++ = '"';
-                        r += 2;
-                    } else if (*r == '"') {
-                        r++;
-                        break;
-                    } else {
-                        ln += *r == '\n';
-                        *w++ = *r++;
-                    }
-                }
-            }
-            while (*r && *r != ',' && *r != '\n' && *r != '\r') *w++ = *r++;
-            if (*r == '\r') r++;
-            char end = *r;
-            *w++ = 0;
-            if (end) r++;
-            ln += end == '\n';
-            if (nc == cap) {
-                char **t = lcp_realloc(c, (cap *= 2), sizeof(char *));
-                if (!t) {
-                    lcp_free(c);
-                    c = NULL;
-                    break;
-                }
-                c = t;
-            }
-            c[nc++] = start;
-            rl[nr]++;
-            if (end != ',') break;
-        }
+        r = record(r, &c, &cap, &nc, &rl[nr], &ln, &open);
         nr++;
     }
-    if (!c || !rl || !li || *r) {
+    if (!c || !rl || !li || !r || *r) {
         lcp_free(c);
         lcp_free(rl);
         lcp_free(li);
-        return -1;
+        *bad = open;
+        return open ? -2 : -1;
     }
     *cells = c;
     *rowlen = rl;
     *line = li;
     *ncell = nc;
     return nr;
+}
+
+int bench_csv_stream_open(bench_csv_stream *S, const char *path, char *msg, size_t msglen)
+{
+    memset(S, 0, sizeof *S);
+    const char *why;
+    S->path = path;
+    if (!(S->f = bench_fopen_read(path, &why))) {
+        snprintf(msg, msglen, "%s: cannot read: %s", path, why);
+        return -1;
+    }
+    S->fcap = 64;
+    if (!(S->field = lcp_malloc(S->fcap, sizeof(char *)))) {
+        bench_csv_stream_close(S);
+        snprintf(msg, msglen, "%s: out of memory", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when text holds an odd number of quotes: a quoted field goes on on the next line */
+static int inside_quotes(const char *text)
+{
+    int odd = 0;
+    for (; *text; text++) odd ^= *text == '"';
+    return odd;
+}
+
+int bench_csv_next(bench_csv_stream *S, char *msg, size_t msglen)
+{
+    for (;;) {
+        ssize_t got = getline(&S->buf, &S->cap, S->f);
+        if (got <= 0) {
+            if (ferror(S->f)) {
+                snprintf(msg, msglen, "%s: read error", S->path);
+                return -1;
+            }
+            return 0;
+        }
+        S->line = ++S->lines;
+        if (S->buf[strspn(S->buf, "\r\n")] == 0) continue;            /* blank line */
+        if (S->records == 0 && S->buf[0] == '#') continue;            /* comment first */
+        size_t len = (size_t)got;
+        while (inside_quotes(S->buf)) {          /* a quoted line break: join the next line */
+            char *more = NULL;
+            size_t mcap = 0;
+            ssize_t g = getline(&more, &mcap, S->f);
+            if (g <= 0) {
+                free(more);
+                break;                           /* record() names the open quote */
+            }
+            S->lines++;
+            char *t = realloc(S->buf, len + (size_t)g + 1);
+            if (!t) {
+                free(more);
+                snprintf(msg, msglen, "%s: out of memory", S->path);
+                return -1;
+            }
+            memcpy(t + len, more, (size_t)g + 1);
+            free(more);
+            S->buf = t;
+            S->cap = len += (size_t)g;
+            S->cap++;
+        }
+        size_t nc = 0;
+        int ln = S->line, open = 0;
+        if (!record(S->buf, &S->field, &S->fcap, &nc, &S->nfield, &ln, &open)) {
+            if (open)
+                snprintf(msg, msglen, "%s:%d: a quoted field is never closed", S->path, open);
+            else
+                snprintf(msg, msglen, "%s: out of memory", S->path);
+            return -1;
+        }
+        S->records++;
+        return S->nfield;
+    }
+}
+
+void bench_csv_stream_close(bench_csv_stream *S)
+{
+    if (S->f) fclose(S->f);
+    free(S->buf); /* getline's buffer */
+    lcp_free(S->field);
+    memset(S, 0, sizeof *S);
 }
 
 int bench_csv_read(const char *path, bench_csv *T, char *msg, size_t msglen)

@@ -189,6 +189,17 @@ void bench_progress_start(bench_progress *p, const char *label, long total);
 void bench_progress_step(bench_progress *p, long increment);
 void bench_progress_end(bench_progress *p);
 
+/* ---- the one thread pool of the harness (jobs.c) ------------------------------------------ */
+/* fn(ctx, lo, hi): the jobs lo..hi-1, writing only their own outputs */
+typedef void bench_jobs_fn(void *ctx, long lo, long hi);
+/* the threads to use: the online cores, at most max (max < 1: no bound but the pool's, 64) */
+int bench_jobs_threads(int max);
+/* Jobs 0..n-1 in chunks of `chunk', dealt in order on demand to `threads' threads (the caller
+ * one of them; a thread that cannot be created leaves its share to the others); prog, when not
+ * NULL, is stepped as chunks finish.  Returns the threads that ran. */
+int bench_jobs_run(long n, long chunk, int threads, bench_jobs_fn *fn, void *ctx,
+                   bench_progress *prog);
+
 /* ---- output folders -------------------------------------------------------------------- */
 /* Create dir (and parents).  0 on success, else -1 with msg. */
 int bench_mkdir_p(const char *dir, char *msg, size_t msglen);
@@ -314,6 +325,24 @@ int bench_csv_col(const bench_csv *T, const char *name);            /* -1 when a
 const char *bench_csv_get(const bench_csv *T, int row, int col);   /* "" when col < 0 */
 /* number in a cell, NaN when empty or not a number */
 double bench_csv_num(const bench_csv *T, int row, int col);
+
+/* The same records one at a time (memory: one record), for files larger than memory:
+ * bench_csv_next reads the next record into field[0..nfield-1] (valid until the next call)
+ * and returns nfield, 0 at the end of the file, or -1 with msg naming the file (and line).
+ * line: the line the record starts on. */
+typedef struct bench_csv_stream {
+    FILE *f;
+    const char *path;
+    char *buf;        /* the record's text (getline's buffer) */
+    size_t cap;
+    char **field;
+    size_t fcap;
+    int nfield, line, lines;
+    long records;
+} bench_csv_stream;
+int bench_csv_stream_open(bench_csv_stream *S, const char *path, char *msg, size_t msglen);
+int bench_csv_next(bench_csv_stream *S, char *msg, size_t msglen);
+void bench_csv_stream_close(bench_csv_stream *S);
 
 /* DIR/runs.csv of a run folder; 0, or 1 with one error line */
 int bench_read_runs(const char *cmd, const char *dir, bench_csv *T);

@@ -27,6 +27,7 @@
  * Cost: 5 methods x (1 + 1 + reps) solves per instance; Method 2.2 is O(m^2) per sweep.
  */
 #include "tables.h"
+#include "prob.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -174,7 +175,8 @@ static int run_all(const bench_table_ctx *t, t1 *T)
             for (int k = 0; k < nkv; k++) kvp[k] = kv[k];
             lcp_problem P[NSTEP];
             char msg[4096] = "";
-            if (bench_capture_steps(scene[s], nkv, kvp, nstep, steps_all, P, msg, sizeof msg)) {
+            if (prob_capture_steps(scene[s], nkv, kvp, NULL, 0, nstep, steps_all, P, msg,
+                                   sizeof msg)) {
                 bench_error(t->cmd, "%s", msg);
                 rc = 1;
                 continue;

@@ -22,6 +22,7 @@
  * O(|F|^3) dense eigenvalue problems (about a second for a 500-row pool).
  */
 #include "tables.h"
+#include "prob.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -176,7 +177,7 @@ static int run_cases(const bench_table_ctx *t, rcase *c, int n, long maxit)
         for (int k = 0; k < nkv; k++) kvp[k] = kv[k];
         lcp_problem P[8];
         char msg[4096] = "";
-        if (bench_capture_steps(c[a].scene, nkv, kvp, ns, steps, P, msg, sizeof msg) != 0) {
+        if (prob_capture_steps(c[a].scene, nkv, kvp, NULL, 0, ns, steps, P, msg, sizeof msg) != 0) {
             bench_error(t->cmd, "%s", msg);
             rc = 1;
             bench_progress_step(&prog, ns);

@@ -354,7 +354,7 @@ static void sim_run(const osim *S, int set, osimout *o)
     memset(o, 0, sizeof *o);
     o->wd_mean = o->wd_max = o->ke_end = o->ke0 = o->pen_max = o->dist = NAN;
     prob_world W;
-    if (bench_scene_world(S->scene, S->nkv, S->kv, &W, o->err, sizeof o->err) != 0) return;
+    if (prob_scene_world(&W, S->scene, S->nkv, S->kv, o->err, sizeof o->err) != 0) return;
     int qs = set != S_DZ;
     if (prob_world_set_solver(&W, qs ? "pgs" : "dantzig", qs ? 20 : 1000, -1) != LCP_OK) {
         snprintf(o->err, sizeof o->err, "cannot set the solver");

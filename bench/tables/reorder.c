@@ -7,7 +7,7 @@
  * permutation (order perm), PGS from a cold start, sweeps to ||r||_2 <= 1e-4 (the library's
  * stopping test), capped at 100 (101 in the histogram = not reached).  Ordering k is the k-th
  * permutation in lexicographic order (Lehmer code), so workers split index ranges: one thread
- * per online core (pthreads; the library keeps no global state), progress on stderr; under
+ * per online core (the kit's pool, at most 8; the library keeps no global state), progress on stderr; under
  * mpirun, ranges of 10^4 orderings dealt to the ranks (bench/README.md, "Grids on a cluster").
  * Heuristic orderings on the same axis: natural (the default), reverse, symmetric, error,
  * mass, and random with seeds 1..20 (min / median / max); and block PGS (`pgs-block', each
@@ -21,12 +21,9 @@
 #include "tables.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 enum { CAP = 100, MAXM = 12, NSEED = 20 };
 static const double TOL = 1e-4;
@@ -112,36 +109,27 @@ static int cmp_int(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-/* the sweeps of every ordering into its[] (n entries), split over the cores */
+/* bench_jobs_fn: the sweeps of orderings lo..hi-1 (ctx: the worker of every chunk) */
+static void work_chunk(void *ctx, long lo, long hi)
+{
+    worker w = *(const worker *)ctx;
+    w.lo = lo;
+    w.hi = hi;
+    work(&w);
+}
+
+/* the sweeps of every ordering into its[] (n entries), on the online cores (at most 8) */
 static void enumerate(const lcp_problem *P, long n, unsigned char *its, const char *scene)
 {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
-    worker w[8];
-    pthread_t th[8];
-    atomic_long done;
+    int nt = bench_jobs_threads(8);
+    atomic_long done;   /* counted by work(); the progress line counts the chunks */
     atomic_init(&done, 0);
-    int started = 0;
     char label[128];
     snprintf(label, sizeof label, "reorder %s (%ld orderings, %d threads)", scene, n, nt);
     bench_progress prog;
     bench_progress_start(&prog, label, n);
-    for (int t = 0; t < nt; t++) {
-        w[t] = (worker){P, bench_solver_find("pgs"), n * t / nt, n * (t + 1) / nt, its, &done, 0};
-        if (pthread_create(&th[t], NULL, work, &w[t]) != 0) break;
-        started++;
-    }
-    for (int t = started; t < nt; t++) work(&w[t]);   /* run what was not started here */
-    long seen = 0;
-    while (seen < n) {
-        long d = atomic_load(&done);
-        if (d > seen) {
-            bench_progress_step(&prog, d - seen);
-            seen = d;
-        }
-        if (seen < n) nanosleep(&(struct timespec){0, 50000000}, NULL);
-    }
-    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    worker w = {P, bench_solver_find("pgs"), 0, 0, its, &done, 0};
+    bench_jobs_run(n, 4096, nt, work_chunk, &w, &prog);
     bench_progress_end(&prog);
 }
 

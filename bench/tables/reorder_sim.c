@@ -113,7 +113,7 @@ static int sim(const bench_table_ctx *t, int s, int o, int seed, int nspheres, s
     memset(R, 0, sizeof *R);
     for (int k = 0; k < NSAMP; k++) R->err[k] = NAN;
     int block = !strcmp(ord_name[o], "pgs-block");
-    if (bench_scene_world(sc_name[s], s == 1 ? 2 : 1, kvp, &W, msg, sizeof msg) != 0 ||
+    if (prob_scene_world(&W, sc_name[s], s == 1 ? 2 : 1, kvp, msg, sizeof msg) != 0 ||
         prob_world_set_solver(&W, block ? "pgs-block" : "pgs", SWEEPS, -1) != LCP_OK ||
         (!block && lcp_order_parse(ord_name[o], &W.opt.order) != LCP_OK)) {
         bench_error(t->cmd, "%s %s: %s", sc_name[s], ord_name[o], msg);

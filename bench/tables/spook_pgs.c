@@ -249,7 +249,7 @@ static int instances(const bench_table_ctx *t, inst_stat *I)
         snprintf(kv, sizeof kv, "seed=%d", s + 1);
         const char *kvp[1] = {kv};
         prob_world W;
-        if (bench_scene_world("spheres", 1, kvp, &W, msg, sizeof msg) != 0) {
+        if (prob_scene_world(&W, "spheres", 1, kvp, msg, sizeof msg) != 0) {
             bench_error(t->cmd, "spheres: %s", msg);
             return 1;
         }
@@ -335,7 +335,7 @@ static int grid_run(const bench_table_ctx *t, int n, grid_rec *g)
     prob_world W;
     g->ok = 0;
     g->zerr = NAN;
-    if (bench_scene_world("spheres", 3, kvp, &W, msg, sizeof msg) != 0 ||
+    if (prob_scene_world(&W, "spheres", 3, kvp, msg, sizeof msg) != 0 ||
         prob_world_set_solver(&W, "pgs", 1000, GTOL) != LCP_OK) {
         bench_error(t->cmd, "spheres eps %g d %g: %s", g->eps, g->d, msg);
         return 1;
@@ -389,7 +389,7 @@ static int slide_run(const bench_table_ctx *t, double ang, slide_rec *r)
     snprintf(kv, sizeof kv, "angle=%g", ang);
     const char *kvp[1] = {kv};
     prob_world W;
-    if (bench_scene_world("slide", 1, kvp, &W, msg, sizeof msg) != 0 ||
+    if (prob_scene_world(&W, "slide", 1, kvp, msg, sizeof msg) != 0 ||
         prob_world_set_solver(&W, "pgs", 10000, 1e-12) != LCP_OK) {
         bench_error(t->cmd, "slide angle %g: %s", ang, msg);
         return 1;

@@ -28,9 +28,7 @@
 #include "transversal.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -139,35 +137,20 @@ static void exec_job(job *j)
     prob_world_free(&W);
 }
 
-typedef struct pool {
-    job *a;
-    int n;
-    atomic_int next;
-} pool;
-
-static void *worker(void *arg)
+/* bench_jobs_fn: runs lo..hi-1 of the list ctx */
+static void exec_jobs(void *ctx, long lo, long hi)
 {
-    pool *p = arg;
-    int k;
-    while ((k = atomic_fetch_add(&p->next, 1)) < p->n) exec_job(&p->a[k]);
-    return NULL;
+    job *a = ctx;
+    for (long k = lo; k < hi; k++) exec_job(&a[k]);
 }
 
 /* run jobs from..L->n on the online cores (at most 4); failures are reported, not fatal */
 static void run_jobs(const bench_table_ctx *t, joblist *L, int from, const char *what)
 {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu;
-    pool p = {L->a + from, L->n - from, 0};
-    atomic_init(&p.next, 0);
-    pthread_t th[4];
-    int started = 0;
-    fprintf(stderr, "lcpbench %s: transversal %s: %d runs on %d threads\n", t->cmd, what, p.n,
-            nt);
-    for (int k = 1; k < nt; k++)
-        if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
-    worker(&p);
-    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    int nt = bench_jobs_threads(4);
+    fprintf(stderr, "lcpbench %s: transversal %s: %d runs on %d threads\n", t->cmd, what,
+            L->n - from, nt);
+    bench_jobs_run(L->n - from, 1, nt, exec_jobs, L->a + from, NULL);
     for (int k = from; k < L->n; k++)
         if (L->a[k].st != LCP_OK)
             fprintf(stderr, "lcpbench %s: transversal: %s %s h=%.4g: %s\n", t->cmd,

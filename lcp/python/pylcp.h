@@ -34,6 +34,7 @@ typedef struct pylcp_problem {
 extern PyTypeObject pylcp_problem_type;         /* problem.c */
 extern PyTypeObject pylcp_result_type;          /* module.c: structseq lcpbench.Result */
 extern PyTypeObject pylcp_residuals_type;       /* module.c: structseq lcpbench.Residuals */
+extern PyTypeObject pylcp_score_type;           /* module.c: structseq lcpbench.Score */
 extern PyObject *pylcp_error;                   /* module.c: lcpbench.Error, set at import */
 
 /* Raise lcpbench.Error(msg) with .status = lcp_status_str(st), .code = st; returns NULL. */
@@ -48,5 +49,8 @@ PyObject *pylcp_array_copy(const double *v, int n);
 
 PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw);     /* solve.c */
 PyObject *pylcp_residual(PyObject *self, PyObject *args, PyObject *kw);  /* solve.c */
+PyObject *pylcp_run_sweeps(PyObject *self, PyObject *args, PyObject *kw); /* solve.c */
+PyObject *pylcp_score(PyObject *self, PyObject *args, PyObject *kw);     /* solve.c */
+PyObject *pylcp_run_solver(PyObject *self, PyObject *args, PyObject *kw); /* solve.c */
 
 #endif /* PYLCP_H */

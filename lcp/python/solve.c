@@ -1,7 +1,9 @@
-/* solve.c: lcpbench.solve and lcpbench.residual.
+/* solve.c: lcpbench.solve, residual, and your own solver: run_sweeps, run_solver, score.
  *
  *   solve(problem, solver="pgs", *, z0=None, history=True, check=True, **settings) -> Result
  *   residual(problem, z) -> Residuals
+ *   run_sweeps(problem, sweep, ...), run_solver(problem, solve, ...) -> Result
+ *   score(problem, z) -> Score
  *
  * The settings are the harness's table (bench/kit/settings.c, `lcpbench list settings'):
  * tol, maxit, omega ("auto"), beta, gamma, order, seed, threads, form, warm, warm_scale,
@@ -23,12 +25,19 @@
  * An error status raises lcpbench.Error (status, row, iterations) unless check=False, which
  * returns the Result with that status (residuals NaN).
  *
- * A SOLVER OF YOUR OWN: sweep=f (no solver named) runs f(z, k), which updates z in place
- * (k = 1, 2, ...), as the sweep of the library's one loop, lcp_iterate, the GIL held: its
- * starting point mid(lo, 0, hi) (or the warm start), the stopping test ||r||_2 <= tol on
- * lcp_residual, the NaN and divergence checks, the history recorded as above.  Its name is
- * "python", an iterative solver: tol, maxit and warm apply, other settings are refused.
- * An exception of f stops the loop and propagates.
+ * YOUR OWN SOLVER (lcp/python/README.md, "Check your own solver"):
+ *   run_sweeps(problem, sweep, **settings): sweep(z) -> z (or None after updating z in
+ *     place) is the sweep of the library's one loop, lcp_iterate, the GIL held: its start
+ *     mid(lo, 0, hi) (or the warm start), the stopping test ||r||_2 <= tol on lcp_residual,
+ *     the NaN and divergence checks, the history recorded as above.  Its name is "python",
+ *     an iterative solver: tol, maxit and warm apply, other settings are refused.  An
+ *     exception of sweep stops the loop and propagates.
+ *   run_solver(problem, solve, tol=, history=True): solve(problem) -> z, or its iterates
+ *     (K x m, the last row the answer), called once and timed; every row scored as
+ *     `lcpbench score' scores an answer (bench/cmd/score.c: lcp_residual and
+ *     lcp_ref_distance), the status the verdict bench_residual_status(||r||_2, tol) that
+ *     lcpbench gives a peer's answer.
+ *   score(problem, z): those figures of z (floats) or of iterates K x m (arrays of K).
  */
 #include "pylcp.h"
 
@@ -181,12 +190,12 @@ static double seconds(void)
  *        time_s) */
 static PyObject *result(const lcp_solver *s, const lcp_info *info, PyObject *z, PyObject *w,
                         const lcp_residuals *R, const recorder *rec, double zdiff, double wdiff,
-                        double t, double tol)
+                        double t, double tol, int judged)
 {
     PyObject *r = PyStructSequence_New(&pylcp_result_type);
     const char *status = lcp_status_str(info->status);
-    if (info->status >= 0 && bench_judged(s->name, 0))   /* a peer's answer: judged by its
-                                                             residual, as lcpbench does */
+    if (info->status >= 0 && judged)   /* a peer's or a Python solve's answer: judged by its
+                                          residual, as lcpbench judges them */
         status = bench_residual_status(R->r2, tol);
     PyObject *items[] = {
         PyUnicode_FromString(s->name),
@@ -245,26 +254,31 @@ static PyObject *solve_error(const lcp_solver *s, const lcp_info *info)
 /* ---- a Python sweep through the library's loop (lcp_iterate) ---------------------------- */
 
 typedef struct pysweep {
-    PyObject *fn;    /* sweep(z, k): updates z (a float64 array of m entries) in place */
+    PyObject *fn;    /* sweep(z) -> z or None: one sweep, z a float64 array of m entries */
     PyObject *z;     /* the Result's z, the loop's iterate */
-    int failed;      /* the callback raised: its exception is pending */
+    int failed;      /* the callback raised (or returned a wrong array): an exception pending */
 } pysweep;
 
 static lcp_status py_sweep(void *ctx, int sweep, double *z, int *row)
 {
+    (void)sweep;
+    (void)row;
     pysweep *c = ctx;
     PyArrayObject *za = (PyArrayObject *)c->z;
-    PyObject *arg = z == PyArray_DATA(za) ? Py_NewRef(c->z)
-                                          : pylcp_array_copy(z, (int)PyArray_SIZE(za));
-    PyObject *r = arg ? PyObject_CallFunction(c->fn, "Oi", arg, sweep) : NULL;
-    if (r && arg != c->z)                              /* a loop buffer of its own: back */
-        memcpy(z, PyArray_DATA((PyArrayObject *)arg), (size_t)PyArray_SIZE(za) * sizeof(double));
+    npy_intp m = PyArray_SIZE(za);
+    PyObject *arg = z == PyArray_DATA(za) ? Py_NewRef(c->z) : pylcp_array_copy(z, (int)m);
+    PyObject *r = arg ? PyObject_CallOneArg(c->fn, arg) : NULL;
+    PyArrayObject *ret = r && r != Py_None ? pylcp_vector(r, "sweep's answer", (int)m, 0) : NULL;
+    const double *src = ret ? PyArray_DATA(ret) : r == Py_None ? PyArray_DATA((PyArrayObject *)arg)
+                                                               : NULL;
+    if (src && src != z) memmove(z, src, (size_t)m * sizeof(double)); /* into the loop's z */
+    Py_XDECREF(ret);
+    Py_XDECREF(r);
     Py_XDECREF(arg);
-    if (!r) {
+    if (!src) {
         c->failed = 1;
         return LCP_ERR_ARG;
     }
-    Py_DECREF(r);
     return LCP_OK;
 }
 
@@ -273,13 +287,31 @@ static lcp_status py_sweep(void *ctx, int sweep, double *z, int *row)
 static const lcp_solver python_solver = {"python", "a Python sweep through lcp_iterate", 0,
                                          NULL, NULL, NULL};
 
+static PyObject *run(PyObject *pobj, const char *name, int named, PyObject *sweep, PyObject *kw);
+
+PyObject *pylcp_run_sweeps(PyObject *self, PyObject *args, PyObject *kw)
+{
+    PyObject *pobj = NULL, *sweep = NULL;
+    if (!PyArg_ParseTuple(args, "O!O:run_sweeps", &pylcp_problem_type, &pobj, &sweep))
+        return NULL;
+    if (!PyCallable_Check(sweep))
+        return pylcp_raise(LCP_ERR_ARG, "run_sweeps: sweep is not callable: sweep(z) -> z");
+    return run(pobj, NULL, 0, sweep, kw);
+}
+
 PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
-    PyObject *sweep = NULL;
-    PyObject *pobj = NULL, *z0 = NULL;
+    PyObject *pobj = NULL;
     const char *name = "pgs";
-    int hist = 1, check = 1;
     if (!PyArg_ParseTuple(args, "O!|s:solve", &pylcp_problem_type, &pobj, &name)) return NULL;
+    return run(pobj, name, PyTuple_GET_SIZE(args) > 1, NULL, kw);
+}
+
+/* solve (sweep NULL: the solver `name', named = 1 when given by position) or run_sweeps */
+static PyObject *run(PyObject *pobj, const char *name, int named, PyObject *sweep, PyObject *kw)
+{
+    PyObject *z0 = NULL;
+    int hist = 1, check = 1;
     const lcp_problem *P = &((pylcp_problem *)pobj)->P;
     bench_settings set;
     bench_settings_default(&set);
@@ -289,23 +321,19 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
     while (rc == 0 && kw && PyDict_Next(kw, &pos, &key, &v)) {
         const char *k = PyUnicode_AsUTF8(key);
         if (!k) rc = -1;
-        else if (!strcmp(k, "solver")) {
-            name = PyTuple_GET_SIZE(args) > 1 ? NULL : PyUnicode_Check(v) ? PyUnicode_AsUTF8(v)
-                                                                            : NULL;
+        else if (!strcmp(k, "solver") && !sweep) {
+            name = named ? NULL : PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
             if (!name) {
                 pylcp_raise(LCP_ERR_ARG, "solver: given twice, or not a str");
                 rc = -1;
             }
+        } else if (!strcmp(k, "solver")) {
+            pylcp_raise(LCP_ERR_ARG, "run_sweeps: the sweep is the solver (no solver=)");
+            rc = -1;
         } else if (!strcmp(k, "z0")) z0 = v == Py_None ? NULL : v;
-        else if (!strcmp(k, "sweep")) sweep = v == Py_None ? NULL : v;
         else if (!strcmp(k, "history")) rc = (hist = PyObject_IsTrue(v)) < 0 ? -1 : 0;
         else if (!strcmp(k, "check")) rc = (check = PyObject_IsTrue(v)) < 0 ? -1 : 0;
         else rc = setting(k, v, P->m, &set, &perm);
-    }
-    if (rc == 0 && sweep && (!PyCallable_Check(sweep) || PyTuple_GET_SIZE(args) > 1 ||
-                             (kw && PyDict_GetItemString(kw, "solver")))) {
-        pylcp_raise(LCP_ERR_ARG, "sweep: a callable sweep(z, k), and no solver beside it");
-        rc = -1;
     }
     const lcp_solver *s = rc == 0 ? sweep ? &python_solver : bench_solver_find(name) : NULL;
     if (rc == 0 && !s) {
@@ -378,7 +406,8 @@ PyObject *pylcp_solve(PyObject *self, PyObject *args, PyObject *kw)
         if (ps.failed) (void)0;                        /* the sweep's own exception */
         else if (rec.failed) pylcp_raise(LCP_ERR_NOMEM, "%s: the history: out of memory", s->name);
         else if (info.status < 0 && check) solve_error(s, &info);
-        else out = result(s, &info, z, w, &R, &rec, zdiff, wdiff, t, bench_settings_tol(&set));
+        else out = result(s, &info, z, w, &R, &rec, zdiff, wdiff, t, bench_settings_tol(&set),
+                         bench_judged(s->name, 0));
     }
     Py_XDECREF(z);
     Py_XDECREF(w);
@@ -428,4 +457,166 @@ PyObject *pylcp_residual(PyObject *self, PyObject *args, PyObject *kw)
     Py_XDECREF(w);
     Py_XDECREF(z);
     return r;
+}
+
+/* ---- score(problem, z) and run_solver(problem, solve): answers from Python, scored -------- */
+
+enum { NSCORE = 7 };
+
+/* The figures of `lcpbench score' (bench/cmd/score.c) for K iterates Z (K x m, row-major)
+ * into out[f][k]: ||r||_2, ||r||_inf, ||r||_2 / max(1, ||q||_2), complementarity, bound
+ * violation (lcp_residual_ws: the same numbers as lcp_residual bit for bit), zdiff, wdiff
+ * (lcp_ref_distance; NaN without zref).  w: m doubles, the last row's A z + q at return. */
+static void score_rows(const lcp_problem *P, const double *Z, npy_intp K, double *w,
+                       double *work, size_t nwork, double *const out[NSCORE])
+{
+    for (npy_intp k = 0; k < K; k++) {
+        const double *z = Z + (size_t)k * (size_t)P->m;
+        lcp_residuals R;
+        double zd = NAN, wd = NAN;
+        lcp_residual_ws(P, z, w, work, nwork, &R);
+        if (P->zref) lcp_ref_distance(P, z, &zd, &wd);
+        const double v[NSCORE] = {R.r2, R.rinf, R.rel, R.comp, R.infeas, zd, wd};
+        for (int f = 0; f < NSCORE; f++) out[f][k] = v[f];
+    }
+}
+
+/* Z as a C-contiguous float64 array of K x m (a 1-D z of m: K = 1), or NULL with an Error */
+static PyArrayObject *iterates(PyObject *obj, const char *what, int m, npy_intp *K)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 1, 2,
+                                                        NPY_ARRAY_CARRAY_RO);
+    if (!a) {
+        PyErr_Clear();
+        return (PyArrayObject *)pylcp_raise(LCP_ERR_ARG, "%s: not z (m reals) nor iterates "
+                                            "(K x m reals)", what);
+    }
+    int nd = PyArray_NDIM(a);
+    npy_intp cols = PyArray_DIM(a, nd - 1);
+    *K = nd == 1 ? 1 : PyArray_DIM(a, 0);
+    if (cols != m || *K < 1) {
+        pylcp_raise(LCP_ERR_INCONSISTENT, "%s: %zd x %zd, the problem has m = %d", what,
+                    (Py_ssize_t)*K, (Py_ssize_t)cols, m);
+        Py_CLEAR(a);
+    }
+    return a;
+}
+
+PyObject *pylcp_score(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"problem", "z", NULL};
+    PyObject *pobj = NULL, *zobj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O:score", names, &pylcp_problem_type, &pobj,
+                                     &zobj))
+        return NULL;
+    const lcp_problem *P = &((pylcp_problem *)pobj)->P;
+    npy_intp K = 0;
+    PyArrayObject *Z = iterates(zobj, "z", P->m, &K);
+    if (!Z) return NULL;
+    int one = PyArray_NDIM(Z) == 1;
+    PyObject *cols[NSCORE] = {NULL};
+    double *out[NSCORE];
+    int ok = 1;
+    for (int f = 0; f < NSCORE; f++) {
+        cols[f] = PyArray_SimpleNew(1, &K, NPY_DOUBLE);
+        ok = ok && cols[f];
+        out[f] = cols[f] ? PyArray_DATA((PyArrayObject *)cols[f]) : NULL;
+    }
+    size_t nwork = lcp_residual_work(P);
+    double *w = ok ? lcp_malloc((size_t)P->m + 1, sizeof(double)) : NULL;
+    double *work = w && nwork ? lcp_malloc(nwork, sizeof(double)) : NULL;
+    PyObject *r = w && (!nwork || work) ? PyStructSequence_New(&pylcp_score_type) : NULL;
+    if (ok && !r && !PyErr_Occurred()) PyErr_NoMemory();
+    if (r) {
+        Py_BEGIN_ALLOW_THREADS
+        score_rows(P, PyArray_DATA(Z), K, w, work, nwork, out);
+        Py_END_ALLOW_THREADS
+        for (int f = 0; f < NSCORE; f++) {
+            PyObject *v = one ? PyFloat_FromDouble(out[f][0]) : Py_NewRef(cols[f]);
+            if (!v) ok = 0;
+            else PyStructSequence_SetItem(r, f, v);            /* steals */
+        }
+        if (!ok) Py_CLEAR(r);
+    }
+    for (int f = 0; f < NSCORE; f++) Py_XDECREF(cols[f]);
+    lcp_free(w);
+    lcp_free(work);
+    Py_DECREF(Z);
+    return r;
+}
+
+/* the registry entry a Python solve is named and judged by: one answer, no sweeps of ours */
+static const lcp_solver python_solve = {"python", "a Python solve scored by the harness",
+                                        LCP_DIRECT, NULL, NULL, NULL};
+
+PyObject *pylcp_run_solver(PyObject *self, PyObject *args, PyObject *kw)
+{
+    PyObject *pobj = NULL, *fn = NULL;
+    if (!PyArg_ParseTuple(args, "O!O:run_solver", &pylcp_problem_type, &pobj, &fn)) return NULL;
+    const lcp_problem *P = &((pylcp_problem *)pobj)->P;
+    if (!PyCallable_Check(fn))
+        return pylcp_raise(LCP_ERR_ARG, "run_solver: solve is not callable: solve(problem) -> z");
+    bench_settings set;
+    bench_settings_default(&set);
+    int hist = 1, rc = 0, *perm = NULL;
+    PyObject *key, *v;
+    Py_ssize_t pos = 0;
+    while (rc == 0 && kw && PyDict_Next(kw, &pos, &key, &v)) {
+        const char *k = PyUnicode_AsUTF8(key);
+        if (!k) rc = -1;
+        else if (!strcmp(k, "tol")) rc = setting(k, v, P->m, &set, &perm);
+        else if (!strcmp(k, "history")) rc = (hist = PyObject_IsTrue(v)) < 0 ? -1 : 0;
+        else {
+            pylcp_raise(LCP_ERR_ARG, "run_solver: unknown keyword '%s' (tol, history)", k);
+            rc = -1;
+        }
+    }
+    lcp_free(perm);
+    if (rc) return NULL;
+    double t = seconds();
+    PyObject *ans = PyObject_CallOneArg(fn, pobj);
+    t = seconds() - t;
+    if (!ans) return NULL;                                   /* its exception */
+    npy_intp K = 0, m = P->m;
+    PyArrayObject *Z = iterates(ans, "solve's answer", P->m, &K);
+    Py_DECREF(ans);
+    if (!Z) return NULL;
+    npy_intp first = hist ? 0 : K - 1, n = K - first;          /* the rows scored */
+    PyObject *z = pylcp_array_copy((const double *)PyArray_DATA(Z) + (size_t)(K - 1) * (size_t)m,
+                                   (int)m);
+    PyObject *w = z ? PyArray_SimpleNew(1, &m, NPY_DOUBLE) : NULL;
+    double *col = w ? lcp_malloc((size_t)(NSCORE * n), sizeof(double)) : NULL;
+    size_t nwork = lcp_residual_work(P);
+    double *work = col && nwork ? lcp_malloc(nwork, sizeof(double)) : NULL;
+    recorder rec = {.P = P};
+    PyObject *out = NULL;
+    if (w && (!col || (nwork && !work))) PyErr_NoMemory();
+    else if (w) {
+        double *o[NSCORE];
+        for (int f = 0; f < NSCORE; f++) o[f] = col + (size_t)f * (size_t)n;
+        Py_BEGIN_ALLOW_THREADS
+        score_rows(P, (const double *)PyArray_DATA(Z) + (size_t)first * (size_t)m, n,
+                   PyArray_DATA((PyArrayObject *)w), work, nwork, o);
+        Py_END_ALLOW_THREADS
+        for (npy_intp k = 0; hist && k < n; k++) push(&rec, (int)(first + k + 1), o[0][k], o[1][k]);
+        lcp_info info;
+        lcp_info_init(&info);
+        info.status = LCP_OK;
+        info.iterations = (int)K;
+        info.work = NAN;
+        info.row = -1;
+        lcp_residuals R = {o[0][n - 1], o[1][n - 1], o[2][n - 1], o[3][n - 1], o[4][n - 1]};
+        if (rec.failed) pylcp_raise(LCP_ERR_NOMEM, "run_solver: the history: out of memory");
+        else out = result(&python_solve, &info, z, w, &R, &rec, o[5][n - 1], o[6][n - 1], t,
+                          bench_settings_tol(&set), 1);
+    }
+    Py_XDECREF(z);
+    Py_XDECREF(w);
+    Py_DECREF(Z);
+    lcp_free(col);
+    lcp_free(work);
+    lcp_free(rec.iter);
+    lcp_free(rec.r2);
+    lcp_free(rec.rinf);
+    return out;
 }

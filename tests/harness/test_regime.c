@@ -6,6 +6,7 @@
  * (q projected onto range(J)), and the median-with-spread claims of the report kit.
  */
 #include "grid.h"
+#include "prob.h"
 #include "tap.h"
 
 #include <math.h>
@@ -158,7 +159,7 @@ int main(void)
         int step = 20;
         lcp_problem P;
         char msg[1024] = "";
-        int rc = bench_capture_steps("stack", 3, kv, 1, &step, &P, msg, sizeof msg);
+        int rc = prob_capture_steps("stack", 3, kv, NULL, 0, 1, &step, &P, msg, sizeof msg);
         ok(rc == 0, "stack of 10: captured step 20 in memory %s", msg);
         if (rc == 0) {
             double *z = calloc((size_t)P.m, sizeof(double));
@@ -175,7 +176,7 @@ int main(void)
             ok(R.pred_i > 0.95 && R.pred_i < 1.05, "stack of 10: amgs-I predicted %.3f about 1",
                R.pred_i);
             lcp_problem Q;
-            ok(bench_problem_copy(&P, &Q) == LCP_OK && Q.m == P.m && Q.A.p[Q.m] == P.A.p[P.m] &&
+            ok(prob_problem_copy(&P, &Q) == LCP_OK && Q.m == P.m && Q.A.p[Q.m] == P.A.p[P.m] &&
                    !memcmp(Q.q, P.q, (size_t)P.m * sizeof(double)) && Q.z0 && Q.J.p,
                "problem copy: sizes, q, z0 and factors");
             lcp_problem_free(&Q);

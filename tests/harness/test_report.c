@@ -1,6 +1,6 @@
 /* test_report.c: the report kit (bench/kit/kit.h) on hand-made data, as TAP: the history
  * reader's "at or below" (a residual exactly equal to the level counts), the RFC 4180 CSV
- * reader and writer round trip, claims whose verdicts follow from their numbers and are
+ * reader (whole file and a record at a time) and writer round trip, claims whose verdicts follow from their numbers and are
  * printed in the two lists, and the detection of coincident series in figures.
  * Argument: a scratch folder. */
 #include "grid.h"
@@ -91,6 +91,39 @@ static void csv(const char *dir)
         if (rd == 0 || !strstr(msg, bad[k][1])) printf("# got: %s\n", rd == 0 ? "read" : msg);
         if (rd == 0) bench_csv_free(&T);
     }
+    /* the same parser a record at a time: the records the whole-file reader gives, the line
+     * each starts on, a last line without its line break read, an open quote refused */
+    write_file(path, "# note\nx,y\r\n\n\"a\nb\",\"c\"\"d\"\n1,2");
+    bench_csv_stream S;
+    int sr = bench_csv_stream_open(&S, path, msg, sizeof msg), n1 = -9, n2 = -9, n3 = -9, n4 = -9;
+    int l2 = 0, l3 = 0, same = 0, last = 0;
+    if (sr == 0) {
+        n1 = bench_csv_next(&S, msg, sizeof msg);
+        same = n1 == 2 && !strcmp(S.field[0], "x") && !strcmp(S.field[1], "y");
+        n2 = bench_csv_next(&S, msg, sizeof msg);
+        l2 = S.line;
+        same = same && n2 == 2 && !strcmp(S.field[0], "a\nb") && !strcmp(S.field[1], "c\"d");
+        n3 = bench_csv_next(&S, msg, sizeof msg);
+        l3 = S.line;
+        last = n3 == 2 && !strcmp(S.field[0], "1") && !strcmp(S.field[1], "2");
+        n4 = bench_csv_next(&S, msg, sizeof msg);
+        bench_csv_stream_close(&S);
+    }
+    ok(same && l2 == 4 && l3 == 6, "csv stream: comment, CRLF, blank line, a quoted line break "
+       "and doubled quotes; records start on lines 4 and 6 (got %d, %d)", l2, l3);
+    ok(last && n4 == 0, "csv stream: a last line without its line break is read, then the end");
+    write_file(path, "x,y\n\"a\nb,2\n");
+    sr = bench_csv_stream_open(&S, path, msg, sizeof msg);
+    if (sr == 0) {
+        n1 = bench_csv_next(&S, msg, sizeof msg);
+        n2 = bench_csv_next(&S, msg, sizeof msg);
+        bench_csv_stream_close(&S);
+    }
+    ok(sr == 0 && n1 == 2 && n2 == -1 && strstr(msg, ":2: a quoted field is never closed") &&
+       strstr(msg, path), "csv stream: an open quote refused, naming file and line");
+    sr = bench_csv_stream_open(&S, "/nonexistent/x.csv", msg, sizeof msg);
+    ok(sr == -1 && strstr(msg, "/nonexistent/x.csv: cannot read"),
+       "csv stream: a missing file refused, naming it");
 }
 
 static int contains_in_order(const char *text, const char *a, const char *b)

@@ -7,6 +7,7 @@
  * Cost: 100 to 200 steps of each scene at 10 sweeps and one ldlt-ref solve per instance
  * (about 4 s in release). */
 #include "grid.h"
+#include "prob.h"
 #include "tap.h"
 
 #include <math.h>
@@ -20,7 +21,7 @@ static void scene(const char *name, int nkv, const char *const *extra, int nstep
     for (int k = 0; k < nkv && n < 8; k++) kv[n++] = extra[k];
     lcp_problem P[3];
     char msg[4096] = "";
-    int rc = bench_capture_steps(name, n, kv, nstep, steps, P, msg, sizeof msg);
+    int rc = prob_capture_steps(name, n, kv, NULL, 0, nstep, steps, P, msg, sizeof msg);
     if (!ok(rc == 0, "%s: captured the rigid stepper's steps%s%s", name, rc ? ": " : "",
             rc ? msg : ""))
         return;
