@@ -25,9 +25,11 @@ amgs-table1         table amgs-table1
 amgs-table1-suite   table amgs-table1 --variant suite
 amgs-regime         table amgs-regime
 amgs-table2         table amgs-table2
+amgs-table2-spook   table amgs-table2 --variant spook
 amgs-table2-suite   table amgs-table2 --variant suite
 reorder-sim         table reorder-sim
 amgs-figures        table amgs-figures
+amgs-figures-spook  table amgs-figures --variant spook
 reorder             table reorder
 ode                 table ode
 spook-pgs           table spook-pgs

@@ -23,6 +23,15 @@
  *      rows and findex is absent: a standard LCP.
  *   4. SPOOK: a = 4/(h(1+4d)), Ups = 1/(1+4d), E_i = 4 eps/(h^2(1+4d)) on every row;
  *      q_n = J_n v* + a g - Ups J_n v_k, q_t = J_t v*, joints q = J v* + a C - Ups J v_k.
+ *      POSCORR p in [0, 1] scales the contact bias: q_n = J_n v* + p (a g - Ups J_n v_k)
+ *      (joints keep theirs).  p = 0 (no position correction) with eps = 0 makes the LCP the
+ *      optimality condition of min |v - v*|_M s.t. J_n v >= 0, which is feasible (v = 0):
+ *      it has a solution whenever no restitution target is active (problems/README.md,
+ *      "The rigid formulation").
+ *      POSCORR = 0 (no position correction): q_n = J_n v* on contact rows (joints keep
+ *      theirs); with eps = 0 the LCP is then the optimality condition of
+ *      min |v - v*|_M s.t. J_n v >= 0, feasible (v = 0), so it has a solution whenever no
+ *      restitution target is active (problems/README.md, "The rigid formulation").
  *      RESTITUTION: when e > 0 and the contact approaches faster than vrest
  *      (J_n v_k < -vrest, vrest default 0.5 m/s), q_n <- min(q_n, J_n v* + e J_n v_k),
  *      i.e. the separating speed after the step is at least e times the approach speed,
@@ -39,7 +48,7 @@
  *
  * SCENES.  A static const registry (prob_scenes()) of {name, description, dim, parameters
  * with defaults, source, setup}.  Every parameter (the scene's and the stepper's: h, d, eps,
- * margin, vrest, g, seed, iters, tol) can be set with "key=value" and is written to
+ * margin, vrest, poscorr, g, seed, iters, tol) can be set with "key=value" and is written to
  * meta.txt; a scene may override a stepper default (chain: h, d; stack: iters).
  *
  * The library prints nothing and never exits; functions return lcp_status and fill msg.
@@ -138,6 +147,8 @@ typedef struct prob_world {
     double *force;      /* NULL, or 3 per body: a constant world-frame force (N) on the
                          * centre, so that step 1 reads v* = v + h g + h force_k / m_k */
     double h, d, eps, margin, vrest, mu, e; /* stepper and material (problems/README.md) */
+    double poscorr;     /* share of SPOOK's bias on contact rows: 1 (default) all, 0 none
+                           (q_n = J_n v*: velocity-level rigid contacts with eps = 0) */
     const lcp_solver *solver; /* default pgs */
     lcp_options opt;    /* warm = 1, max_iter = iters, tol = tol */
     int assemble;       /* 0: a step assembles A = J Minv J^T + diag(E) only when its solve

@@ -1,6 +1,6 @@
 /* scenes.c: the scene registry (a static const table: name, description, dim, parameters
  * with defaults, source, setup), the parameters shared by every scene (the stepper's:
- * h, d, eps, margin, vrest, g, seed, iters, tol), "key=value" parsing with validation, the
+ * h, d, eps, margin, vrest, poscorr, g, seed, iters, tol), "key=value" parsing with validation, the
  * building of
  * a world from a scene and its parameters, and the meta.txt text of a captured step.
  * Sources of the scenes: problems/README.md; each scene's file documents its layout.
@@ -20,6 +20,8 @@ static const prob_param stepper_params[] = {
     {"eps", 1e-6, PROB_NONNEG, "SPOOK compliance (m/N), E_i = 4 eps / (h^2 (1 + 4 d))"},
     {"margin", 1e-3, PROB_NONNEG, "contacts are kept when their gap is <= margin (m)"},
     {"vrest", 0.5, PROB_NONNEG, "restitution applies above this approach speed (m/s)"},
+    {"poscorr", 1.0, PROB_UNIT, "share p of SPOOK's contact bias, q_n = J_n v* + p (a g - "
+                                "Ups J_n v_k); 0: none (with eps 0 the rigid formulation)"},
     {"g", 9.80665, PROB_NONNEG, "gravity (m/s^2), along -y (2D) or -z (3D)"},
     {"seed", 1.0, PROB_NONNEG, "seed of the layout generator (integer)"},
     {"iters", 100, PROB_COUNT, "solver sweep cap per step (lcpbench --iters)"},
@@ -191,6 +193,7 @@ lcp_status prob_world_create(prob_world *W, const prob_scene *s, const prob_para
     W->eps = prob_param_get(P, "eps");
     W->margin = prob_param_get(P, "margin");
     W->vrest = prob_param_get(P, "vrest");
+    W->poscorr = prob_param_get(P, "poscorr");
     double g = prob_param_get(P, "g"), mu = prob_param_get(P, "mu"), e = prob_param_get(P, "e");
     memset(W->gravity, 0, sizeof W->gravity);
     W->gravity[W->dim == 2 ? 1 : 2] = -g;

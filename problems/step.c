@@ -9,6 +9,8 @@
  *          2D keeps (x, y) of the linear part and z of the angular part)
  *   SPOOK: a = 4/(h(1+4d)), Ups = 1/(1+4d), E_i = 4 eps/(h^2(1+4d))
  *         q_n = J_n v* + a g - Ups J_n v_k,  q_t = J_t v*,  q_j = J_j v* + a C - Ups J_j v_k
+ *   poscorr p in [0, 1] scales the contact bias (default 1; 0: none, q_n = J_n v*):
+ *         q_n = J_n v* + p (a g - Ups J_n v_k), then the restitution rule
  *   restitution: if e > 0 and J_n v_k < -vrest:  q_n = min(q_n, J_n v* + e J_n v_k)
  *   A = J Minv J^T + diag(E) (lcp_csr_jmjt), Minv = blockdiag(1/m I, R Ib^-1 R^T),
  *       assembled only when something reads it: a solver that is not LCP_FACTORED or is
@@ -291,6 +293,8 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
             info->max_penetration = fmax(info->max_penetration, -ct->g);
             emit_dir(&B, r, ct->a, ct->b, ct->n, ct->arm_a, ct->arm_b);
             double qn = B.jvs + a * ct->g - ups * B.jvk;      /* q_n = J v* + a g - Ups J v_k */
+            if (W->poscorr != 1.0)                            /* scaled: p = 0 none */
+                qn = B.jvs + W->poscorr * (a * ct->g - ups * B.jvk);
             if (W->e > 0.0 && B.jvk < -W->vrest)
                 qn = fmin(qn, B.jvs + W->e * B.jvk);          /* restitution */
             P.q[r] = qn;

@@ -37,6 +37,7 @@ lcp_status prob_world_init(prob_world *W, int dim, int nb)
     W->eps = 1e-6;
     W->margin = 1e-3;
     W->vrest = 0.5;
+    W->poscorr = 1.0;
     W->mu = 0.0;
     W->e = 0.0;
     return prob_world_set_solver(W, "pgs", 100, 1e-8);

@@ -311,11 +311,13 @@ typedef struct bench_sim_out {
                              below 1% of sum m g r (at rest); -1: not a stack */
     bench_state state;    /* what the comparability rule reads (bench_state_comparable) */
 } bench_sim_out;
-/* Step `scene' for `steps' steps with `solver' (amgs-D: beta, gamma 1) at `iters' sweeps per
- * step and tolerance tol (< 0: a fixed `iters' sweeps, no residual test); res (steps entries,
- * or NULL) receives ||r||_2 per step (NaN: no rows).  0, or -1 with msg. */
-int bench_sim_run(const char *scene, const char *solver, double beta, int steps, int iters,
-                  double tol, double *res, bench_sim_out *o, char *msg, size_t msglen);
+/* Step `scene' with its parameters kv[0..nkv-1] ("key=value": the stepper's, e.g. eps=0
+ * poscorr=0 for rigid contacts) for `steps' steps with `solver' (amgs-D: beta, gamma 1) at
+ * `iters' sweeps per step and tolerance tol (< 0: a fixed `iters' sweeps, no residual test);
+ * res (steps entries, or NULL) receives ||r||_2 per step (NaN: no rows).  0, or -1 with msg. */
+int bench_sim_run(const char *scene, int nkv, const char *const *kv, const char *solver,
+                  double beta, int steps, int iters, double tol, double *res, bench_sim_out *o,
+                  char *msg, size_t msglen);
 struct prob_world;
 /* The state of world W at the end of a run for the kit's comparability rule: its kinetic
  * energy, the height of its centre of mass against gravity, the energy scale sum m |g| r and

@@ -11,15 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int bench_sim_run(const char *scene, const char *solver, double beta, int steps, int iters,
-                  double tol, double *res, bench_sim_out *o, char *msg, size_t msglen)
+int bench_sim_run(const char *scene, int nkv, const char *const *kv, const char *solver,
+                  double beta, int steps, int iters, double tol, double *res, bench_sim_out *o,
+                  char *msg, size_t msglen)
 {
     memset(o, 0, sizeof *o);
     o->last_res = NAN;
     o->ke_end = NAN;
     o->stands = -1;
     prob_world W;
-    if (prob_scene_world(&W, scene, 0, NULL, msg, msglen) != 0) return -1;
+    if (prob_scene_world(&W, scene, nkv, kv, msg, msglen) != 0) return -1;
     if (prob_world_set_solver(&W, solver, iters, tol) != LCP_OK) {
         if (!msg[0]) snprintf(msg, msglen, "%s: cannot set the solver %s", scene, solver);
         prob_world_free(&W);

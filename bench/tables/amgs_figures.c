@@ -5,7 +5,11 @@
  * grid without timing: runs.csv, history/, plots/SCENE-iter).  Figures 6-8: ||r||_2 after a
  * budget of 10 sweeps per step against the step, steps 60 to 200, PGS and amgs-D for each
  * beta, friction on, each method its own trajectory from the same initial state
- * (bench_sim_run).  Writes figures.md, claims.csv, steps-SCENE.csv (step, one column per
+ * (bench_sim_run).  Variants (cmd/table.c): `paper' on rigid contacts without position
+ * correction (the stepper's eps = 0, poscorr = 0; problems/README.md, "The rigid
+ * formulation"; Figures 3-5 on instances of that stepper at 10 PGS sweeps per step, as
+ * amgs-table1's paper variant), where the piles settle; `spook' on SPOOK contacts (eps 1e-6,
+ * d 4; Figures 3-5 on the stepper's converged instances), where at 10 sweeps they do not.  Writes figures.md, claims.csv, steps-SCENE.csv (step, one column per
  * method) and plots/steps-SCENE.{csv,gp,png,pdf}.  The paper's statements on Figures 6-8 are
  * checked on geometric means of the per-step residual (over steps 60-200, 60-100, 101-200)
  * with thresholds fixed below (the paper gives none); stack trajectories that no longer
@@ -21,6 +25,9 @@
 static const double betas[] = {0.1, 0.25, 0.5, 0.75, 1.0};
 enum { NB = 5, NMETH = NB + 1, NSC = 3, DEFAULT_STEPS = 200, FROM = 60, BUDGET = 10 };
 static const char *const scenes[NSC] = {"pool", "pool-graded", "stack"};
+/* the stepper's parameters of the paper variant: rigid contacts, no position correction */
+static const char *const rigid_kv[] = {"eps=0", "poscorr=0"};
+enum { NRIGID = 2 };
 
 static void method_name(int m, char *b, size_t n)
 {
@@ -74,7 +81,7 @@ static int write_scene(const bench_table_ctx *t, int s, const double *res, int n
  * other's; "no clear difference": within a factor SAME; "unstable": at least UNSTABLE times
  * PGS's.  The paper gives no numbers for them; fixed here before the run. */
 static const double FASTER = 0.9, SAME = 2.0, UNSTABLE = 2.0;
-enum { NCLAIM = 8, MID = 100 };
+enum { NCLAIM = 9, MID = 100 };
 
 #define FIG_SRC(n) "Miyamoto et al. 2019, Sec. 5.2, paragraph on Figure " #n
 #define FIG_CMP " (a setting whose state is not comparable with PGS's by the kit's rule is " \
@@ -119,11 +126,19 @@ static const bench_claim_def defs[NCLAIM] = {
      "sweep at step 100", "none fixed", BENCH_RULE_EACH, 0, {{0, 0}}, NULL},
     {"steps-b1-is-pgs", BENCH_FINDING, "this suite", "amgs-D with gamma beta = 1 (Omega = D) "
      "steps the same trajectory as PGS", "its geometric mean (steps 60-200) over PGS's, each "
-     "scene", "within 1%", BENCH_RULE_EACH, 0, {{0.99, 1.01}}, NULL},
+     "scene, runs in the same physical state by the kit's rule", "within 1%",
+     BENCH_RULE_EACH, 0, {{0.99, 1.01}}, NULL},
+    {"steps-settled", BENCH_FINDING, "this suite", "every trajectory ends at rest: the piles "
+     "settle and the stack comes to rest (the regime of the paper's figures, whose curves fall "
+     "with the step)", "kinetic energy after the last step over sum m |g| r (the energy of "
+     "lifting every body by its radius), each scene and method", "at most 1e-3 (the kit's "
+     "floor for bodies at rest)", BENCH_RULE_EACH, 0, {{0, BENCH_STATE_KE_FLOOR}}, NULL},
 };
 
-/* Figure 6's two claims on the settings of pool comparable with PGS (cmp[m]) */
-static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, bench_claim *cl)
+/* Figure 6's two claims on the settings of pool comparable with PGS (cmp[m]); st: the pool's
+ * states at the end (the fastest two must be in one state too) */
+static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, const bench_state *st,
+                        bench_claim *cl)
 {
     int nf = 0, prefix = 1, seen_slow = 0, f1 = 0, f2 = -1;
     char lab[96];
@@ -151,6 +166,11 @@ static void claims_fig6(double g[NSC][NMETH][3], const int *cmp, bench_claim *cl
         bench_claim_missing(&cl[1], "fewer than two settings comparable with PGS");
         return;
     }
+    char why[160];
+    if (!bench_state_comparable(&st[f1], &st[f2], why, sizeof why)) {
+        bench_claim_missing(&cl[1], "the two fastest settings end in different states");
+        return;
+    }
     snprintf(lab, sizeof lab, "fastest b%g, next %s%g:", betas[f1 - 1], f2 ? "b" : "pgs",
              f2 ? betas[f2 - 1] : 0.0);
     bench_claim_value(&cl[1], lab, g[0][f1][0] / g[0][f2][0], "%.3f");
@@ -169,14 +189,16 @@ static void claims(double g[NSC][NMETH][3], const bench_state st[NSC][NMETH],
     for (int s = 0; s < NSC; s++)
         for (int m = 0; m < NMETH; m++)
             cmp[s][m] = m == 0 || bench_state_comparable(&st[s][m], &st[s][0], why, sizeof why);
-    claims_fig6(g, cmp[0], cl);
+    claims_fig6(g, cmp[0], st[0], cl);
     for (int m = 1; m < NMETH; m++) {   /* Figure 7 */
         if (betas[m - 1] >= 1) continue;
         snprintf(lab, sizeof lab, "b%g", betas[m - 1]);
         if (!cmp[1][m]) bench_claim_missing(&cl[2], "a setting is not comparable with PGS");
         else bench_claim_value(&cl[2], lab, g[1][m][2] / g[1][0][2], "%.3f");
     }
-    bench_claim_value(&cl[3], "b0.1, steps 60-100:", g[1][1][1] / g[1][0][1], "%.3f");
+    if (!cmp[1][1])
+        bench_claim_missing(&cl[3], "gamma beta = 0.1 ends in another physical state than PGS");
+    else bench_claim_value(&cl[3], "b0.1, steps 60-100:", g[1][1][1] / g[1][0][1], "%.3f");
     for (int m = 1; m + 1 < NMETH; m++) {   /* Figure 8, pairs in the same state */
         if (betas[m] >= 1) continue;
         snprintf(lab, sizeof lab, "b%g / b%g", betas[m - 1], betas[m]);
@@ -190,8 +212,19 @@ static void claims(double g[NSC][NMETH][3], const bench_state st[NSC][NMETH],
                               "step: no comparable reference"
                             : "the gamma beta = 0.75 trajectory is not comparable with PGS's");
     else bench_claim_value(&cl[5], "b0.75", g[2][4][0] / g[2][0][0], "%.3f");
-    for (int s = 0; s < NSC; s++)
-        bench_claim_value(&cl[7], scenes[s], g[s][NMETH - 1][0] / g[s][0][0], "%.4f");
+    for (int s = 0; s < NSC; s++) {
+        if (!cmp[s][NMETH - 1]) {
+            snprintf(lab, sizeof lab, "%s: gamma beta = 1 ends in another state than PGS",
+                     scenes[s]);
+            bench_claim_missing(&cl[7], lab);
+        } else bench_claim_value(&cl[7], scenes[s], g[s][NMETH - 1][0] / g[s][0][0], "%.4f");
+        for (int m = 0; m < NMETH; m++) {
+            char name[32];
+            method_name(m, name, sizeof name);
+            snprintf(lab, sizeof lab, "%s %s %.1e J:", scenes[s], name, st[s][m].ke);
+            bench_claim_value(&cl[8], lab, st[s][m].ke / st[s][m].escale, "%.1e");
+        }
+    }
 }
 
 static double geo(const double *r, int from, int to)   /* steps from..to, 1-based */
@@ -208,51 +241,68 @@ static double geo(const double *r, int from, int to)   /* steps from..to, 1-base
 
 /* figures.md: the runs, the table of geometric means and states, the claims; 0 or 1 */
 static int write_md(const bench_table_ctx *t, double g[NSC][NMETH][3],
-                    double ke[NSC][NMETH], int stands[NSC][NMETH], int nsteps,
+                    double ke[NSC][NMETH], double pen[NSC][NMETH], int stands[NSC][NMETH],
+                    int nsteps,
                     const bench_state st[NSC][NMETH], const bench_claim *cl)
 {
+    int rigid = strcmp(t->variant->name, "paper") == 0;
     bench_out o;
     FILE *f = bench_table_md(t, &o, "figures.md",
                              "amgs-figures: convergence curves (AMGS paper, Figures 3 to 8)");
     if (!f) return 1;
+    fprintf(f, "%s", rigid ? "**Rigid contacts without position correction**: the stepper "
+                             "runs with eps = 0 and poscorr = 0 (q_n = J_n v*), so that every "
+                             "step's LCP has a solution (but where a restitution target is "
+                             "active) and the piles settle (the paper's "
+                             "regime; its bias vector is not given in our copy of its text).  "
+                             "The SPOOK runs are the `spook` variant.\n\n"
+                           : "**SPOOK contacts** (eps = 1e-6, d = 4; ours): at 10 sweeps per "
+                             "step the piles need not settle (the finding steps-settled says "
+                             "whether they did); the paper's regime is the `paper` variant.\n\n");
     fprintf(f, "## Figures 3-5: residual against sweep at step 100\n\n"
-               "Instances of amgs-table1 (mu = 0, warm start), tol 1e-8, at most 10000 sweeps: "
+               "Instances %s (mu = 0, warm start), tol 1e-8, at most %ld sweeps: "
                "`plots/pool-iter.png`, `plots/pool-graded-iter.png`, `plots/stack-iter.png` "
                "(no timing runs, so no figures against time), data in `runs.csv` and "
-               "`history/`.\n\n");
+               "`history/`.\n\n",
+            rigid ? "of the rigid stepper at 10 PGS sweeps per step (as amgs-table1's paper "
+                    "variant)"
+                  : "of the SPOOK stepper's converged state (as amgs-table1's suite variant)",
+            t->maxit > 0 ? t->maxit : 10000L);
     fprintf(f, "## Figures 6-8: residual after %d sweeps per step, steps %d to %d\n\n"
                "Friction on, warm start, every method its own trajectory: "
                "`plots/steps-SCENE.png`, data `steps-SCENE.csv`.  Geometric mean of ||r||_2 over "
                "the steps:\n\n", BUDGET, FROM, nsteps);
     static const char *const head[] = {"scene", "method", "steps 60-200", "/ PGS",
                                        "steps 60-100", "steps 101-200", "KE end (J)",
-                                       "stack stands", "comparable with PGS"};
-    bench_md_head(f, 9, head, "llrrrrrll");
+                                       "max pen. (mm)", "stack stands", "comparable with PGS"};
+    bench_md_head(f, 10, head, "llrrrrrrll");
     for (int s = 0; s < NSC; s++)
         for (int m = 0; m < NMETH; m++) {
-            char name[32], c[6][32], why[160], cmp[176];
+            char name[32], c[7][32], why[160], cmp[176];
             method_name(m, name, sizeof name);
             bench_fmt(c[0], 32, g[s][m][0], "%.2e");
             bench_fmt(c[1], 32, g[s][m][0] / g[s][0][0], "%.3f");
             bench_fmt(c[2], 32, g[s][m][1], "%.2e");
             bench_fmt(c[3], 32, g[s][m][2], "%.2e");
             bench_fmt(c[4], 32, ke[s][m], "%.2e");
+            bench_fmt(c[6], 32, 1e3 * pen[s][m], "%.1f");
             snprintf(c[5], 32, "%s", stands[s][m] < 0 ? "-" : stands[s][m]
                                          ? "yes" : "**no: marked, not used**");
             if (m == 0) snprintf(cmp, sizeof cmp, "reference");
             else if (bench_state_comparable(&st[s][m], &st[s][0], why, sizeof why))
                 snprintf(cmp, sizeof cmp, "yes");
             else snprintf(cmp, sizeof cmp, "**no**: %s", why);
-            const char *row[9] = {m ? "" : scenes[s], name, c[0], c[1], c[2], c[3], c[4],
-                                  c[5], cmp};
-            bench_md_row(f, 9, row);
+            const char *row[10] = {m ? "" : scenes[s], name, c[0], c[1], c[2], c[3], c[4],
+                                   c[6], c[5], cmp};
+            bench_md_row(f, 10, row);
         }
     fprintf(f, "\nThe paper's values of beta are stripped from its text; ours are gamma beta "
                "in {0.1, 0.25, 0.5, 0.75, 1} with gamma = 1 (1 makes Omega = D, PGS itself).  "
                "The paper does not say how many steps its figures show; ours end at step %d.  "
                "Thresholds (fixed before the run, the paper gives none): faster = a geometric "
                "mean at most %.1f x the other's, no clear difference = within a factor %g, "
-               "unstable = at least %g x PGS's.  A stack stands while every disk is within r/2 "
+               "unstable = at least %g x PGS's.  Max pen.: the largest penetration over the "
+               "second half of the steps.  A stack stands while every disk is within r/2 "
                "of its initial x, the top within r/2 of its height and the kinetic energy "
                "below 1%% of sum m g r.  ", nsteps, FASTER, SAME, UNSTABLE);
     bench_state_rule_md(f);
@@ -265,19 +315,21 @@ static int write_md(const bench_table_ctx *t, double g[NSC][NMETH][3],
 
 int bench_table_amgs_figures(const bench_table_ctx *t)
 {
-    char msg[8400], text[1024];
+    char msg[8400], text[1200];
     int nsteps = t->steps > MID ? (int)t->steps : DEFAULT_STEPS;
+    int rigid = strcmp(t->variant->name, "paper") == 0;
+    const char *sp = rigid ? " eps=0 poscorr=0 iters=10 tol=-1" : "";
     snprintf(text, sizeof text, "suite amgs-figures\n"
-                       "scene pool step=100 mu=0 name=pool\n"
-                       "scene pool-graded step=100 mu=0 name=pool-graded\n"
-                       "scene stack step=100 n=150 mu=0 name=stack\n"
+                       "scene pool step=100 mu=0%s name=pool\n"
+                       "scene pool-graded step=100 mu=0%s name=pool-graded\n"
+                       "scene stack step=100 n=150 mu=0%s name=stack\n"
                        "set tol=1e-8 maxit=%ld reps=0 warm=1\n"
                        "solver pgs label=pgs\n"
                        "solver amgs-I gamma=1 label=amgs-3.1-I\n"
                        "solver amgs-D beta=0.5 gamma=1 label=amgs-3.1-D\n"
                        "solver amgs-D beta=0.25 gamma=1 label=amgs-3.1-D-b0.25\n"
                        "solver amgs-D beta=0.75 gamma=1 label=amgs-3.1-D-b0.75\n",
-             t->maxit > 0 ? t->maxit : 10000L);
+             sp, sp, sp, t->maxit > 0 ? t->maxit : 10000L);
     int rc = bench_table_runs(t, text, "amgs-figures");
     if (rc == 2) return rc;
     double *res = lcp_malloc((size_t)NMETH * nsteps, sizeof(double));
@@ -285,7 +337,7 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
         bench_error(t->cmd, "out of memory");
         return 1;
     }
-    double g[NSC][NMETH][3], ke[NSC][NMETH];
+    double g[NSC][NMETH][3], ke[NSC][NMETH], pen[NSC][NMETH];
     int stands[NSC][NMETH];
     static bench_state st[NSC][NMETH];
     bench_progress prog;
@@ -295,8 +347,9 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
             bench_sim_out so;
             msg[0] = 0;
             for (int k = 0; k < nsteps; k++) res[m * nsteps + k] = NAN;
-            if (bench_sim_run(scenes[s], m ? "amgs-D" : "pgs", m ? betas[m - 1] : 0, nsteps,
-                              BUDGET, -1.0, res + m * nsteps, &so, msg, sizeof msg)) {
+            if (bench_sim_run(scenes[s], rigid ? NRIGID : 0, rigid ? rigid_kv : NULL,
+                              m ? "amgs-D" : "pgs", m ? betas[m - 1] : 0, nsteps, BUDGET, -1.0,
+                              res + m * nsteps, &so, msg, sizeof msg)) {
                 bench_error(t->cmd, "%s: %s", scenes[s], msg);
                 rc = 1;
             }
@@ -306,6 +359,7 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
             stands[s][m] = so.stands;
             st[s][m] = so.state;
             ke[s][m] = so.ke_end;
+            pen[s][m] = so.pen_max;
             bench_progress_step(&prog, 1);
         }
         if (write_scene(t, s, res, nsteps)) rc = 1;
@@ -315,7 +369,7 @@ int bench_table_amgs_figures(const bench_table_ctx *t)
     bench_claim cl[NCLAIM];
     claims(g, (const bench_state(*)[NMETH])st, cl);
     if (bench_claims_csv(t->cmd, t->out, t->force, cl, NCLAIM)) rc = 1;
-    if (write_md(t, g, ke, stands, nsteps, (const bench_state(*)[NMETH])st, cl)) return 1;
+    if (write_md(t, g, ke, pen, stands, nsteps, (const bench_state(*)[NMETH])st, cl)) return 1;
     fprintf(stderr, "lcpbench table: wrote %s/figures.md\n", t->dest);
     return rc;
 }

@@ -392,12 +392,23 @@ static int figures(const bench_table_ctx *t, const rcase *c, int n)
         ns = 0;
         for (int j = 0; j < 3; j++)
             if (k[j]) s[ns++] = (bench_series){title[j], k[j], x2[j], y[j], 1};
+        /* the key in the bottom right corner, under the data: the y range starts far enough
+         * below the lowest ratio (a third of the plot) that no point lies behind it */
+        double ylo = INFINITY, yhi = 1.0;
+        char yr[64];
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < k[j]; i++) ylo = fmin(ylo, y[j][i]), yhi = fmax(yhi, y[j][i]);
+        yhi += 0.05;
+        if (isfinite(ylo)) ylo -= 0.5 * (yhi - ylo);
+        snprintf(yr, sizeof yr, "set yrange [%.2f:%.2f]\n", ylo, yhi);
         bench_fig_init(&F);
         F.base = "regime-null";
         F.title = "amgs-D/PGS sweeps to 1e-6 against the self-stress states";
         F.xlabel = "self-stress states dim null(J_F^T) on the active rows";
         F.ylabel = "measured amgs-D/PGS sweeps";
         F.kind = BENCH_FIG_LINES;
+        F.key = "at graph 0.99, graph 0.01 right bottom";
+        F.extra = isfinite(ylo) ? yr : NULL;
         F.ns = ns;
         F.s = s;
         if (ns && bench_fig_write(t->cmd, dir, &F, t->style) < 0) rc = 1;

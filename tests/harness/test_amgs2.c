@@ -14,7 +14,7 @@ static void fixed_budget(const char *solver, double beta)
 {
     bench_sim_out o;
     char msg[4400] = "";
-    int rc = bench_sim_run("stack", solver, beta, 20, 200, -1.0, NULL, &o, msg, sizeof msg);
+    int rc = bench_sim_run("stack", 0, NULL, solver, beta, 20, 200, -1.0, NULL, &o, msg, sizeof msg);
     ok(rc == 0 && o.steps == 20 && o.steps_rows == 20, "%s/stack: 20 steps run", solver);
     ok(o.sweeps == 200L * 20, "%s/stack: a fixed 200 sweeps on every step (%ld in 20 steps)",
        solver, o.sweeps);
@@ -24,7 +24,7 @@ static void fixed_budget(const char *solver, double beta)
        solver, o.ke_end, o.contacts_end, o.pen_max, o.stands);
     ok(o.t_solve > 0 && isfinite(o.last_res), "timed and residual recorded");
     bench_sim_out e;
-    rc = bench_sim_run("stack", solver, beta, 20, 200, 1e-3, NULL, &e, msg, sizeof msg);
+    rc = bench_sim_run("stack", 0, NULL, solver, beta, 20, 200, 1e-3, NULL, &e, msg, sizeof msg);
     ok(rc == 0 && e.sweeps < o.sweeps,
        "%s/stack: an early stop at 1e-3 does less work (%ld < %ld sweeps)", solver, e.sweeps,
        o.sweeps);
@@ -35,8 +35,8 @@ static void state(void)
 {
     bench_sim_out a, b;
     char msg[4400] = "", why[160];
-    int rc = bench_sim_run("stack", "pgs", 0, 20, 200, -1.0, NULL, &a, msg, sizeof msg) |
-             bench_sim_run("stack", "amgs-D", 0.5, 20, 200, -1.0, NULL, &b, msg, sizeof msg);
+    int rc = bench_sim_run("stack", 0, NULL, "pgs", 0, 20, 200, -1.0, NULL, &a, msg, sizeof msg) |
+             bench_sim_run("stack", 0, NULL, "amgs-D", 0.5, 20, 200, -1.0, NULL, &b, msg, sizeof msg);
     /* stack: 30 disks of 1 kg and r = 0.18 m under 9.81 m/s^2 */
     ok(rc == 0 && a.state.ke == a.ke_end && a.state.contacts == a.contacts_mean &&
            a.state.stands == a.stands && fabs(a.state.r - 0.18) < 1e-12 &&

@@ -7,11 +7,11 @@ set tics nomirror out scale 0.5
 set mxtics default
 set xlabel "sweep"
 set ylabel "||r||_2 (natural-map residual)"
-set key inside at graph 0.99, graph 0.99 right top opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:10000]
-set xtics 2000
+set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [0:5623]
+set xtics 1000
 set format x '%g'
-set yrange [1e-09:10]
+set yrange [1e-19:1]
 set logscale y
 set format y '1e%L'
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced

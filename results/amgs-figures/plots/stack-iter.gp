@@ -8,10 +8,10 @@ set mxtics default
 set xlabel "sweep"
 set ylabel "||r||_2 (natural-map residual)"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:10000]
+set xrange [0:7353]
 set xtics 2000
 set format x '%g'
-set yrange [1e-16:0.001]
+set yrange [1e-33:1]
 set logscale y
 set format y '1e%L'
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced

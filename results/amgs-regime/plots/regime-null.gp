@@ -12,6 +12,7 @@ set xrange [0:148]
 set xtics 50
 set format x '%g'
 set format y '%g'
+set yrange [0.19:1.05]
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'regime-null.png'
 set title "amgs-D/PGS sweeps to 1e-6 against the self-stress states"

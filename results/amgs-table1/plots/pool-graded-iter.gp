@@ -8,10 +8,10 @@ set mxtics default
 set xlabel "sweep"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:1467]
-set xtics 500
+set xrange [0:22206]
+set xtics 5000
 set format x '%g'
-set yrange [1e-21:100]
+set yrange [1e-19:1]
 set logscale y
 set format y '1e%L'
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced

@@ -8,20 +8,21 @@ set mxtics default
 set xlabel "sweep"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:230]
-set xtics 50
+set xrange [0:7353]
+set xtics 2000
 set format x '%g'
-set yrange [1e-18:100]
+set yrange [1e-35:1]
 set logscale y
 set format y '1e%L'
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-iter.png'
 set title "stack, seed 1, step 100 (paper variant)"
 plot \
-  'stack-iter.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 29 title "PGS = Method 3.1 [beta I] (amgs-I)", \
-  'stack-iter.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 12 title "Method 2.2 [beta D] (amgs-D-explicit)", \
-  'stack-iter.csv' index 3 using 2:3 with linespoints lw 1.5 dt 4 lc rgb '#D55E00' pt 8 ps 0.8 pi 17 title "Method 3.1 [beta D] (amgs-D)", \
-  'stack-iter.csv' index 4 using 2:3 with linespoints lw 1.5 dt 5 lc rgb '#009E73' pt 12 ps 0.8 pi 18 title "PSOR omega = 2/(1 + gamma beta)", \
+  'stack-iter.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 32 title "PGS", \
+  'stack-iter.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 33 title "Method 2.2 [beta D] (amgs-D-explicit)", \
+  'stack-iter.csv' index 2 using 2:3 with linespoints lw 1.5 dt 4 lc rgb '#D55E00' pt 8 ps 0.8 pi 34 title "Method 3.1 [beta I] (amgs-I)", \
+  'stack-iter.csv' index 3 using 2:3 with linespoints lw 1.5 dt 5 lc rgb '#009E73' pt 12 ps 0.8 pi 35 title "Method 3.1 [beta D] (amgs-D)", \
+  'stack-iter.csv' index 4 using 2:3 with linespoints lw 1.5 dt 3 lc rgb '#CC79A7' pt 2 ps 0.8 pi 36 title "PSOR omega = 2/(1 + gamma beta)", \
   1.000000e-06 with lines lw 1 dt 3 lc rgb '#606060' title "1e-6"
 unset title
 set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
