@@ -7,7 +7,8 @@
  *
  * The settings are the harness's table (bench/kit/settings.c, `lcpbench list settings'):
  * tol, maxit, omega ("auto"), beta, gamma, order, seed, threads, form, precision, warm,
- * warm_scale, every; a value is read by the table's own reader (numbers as Python writes them, or text:
+ * warm_scale, every and the families' (restart, ..., relax); a value is read by the table's
+ * own reader (numbers as Python writes them, or text:
  * "4/3", "auto", "random"), so the checks and the messages are those of `lcpbench solve'
  * (without its "lcpbench solve: " prefix): "--omega: '3' is not a number in (0,2)",
  * "pgs-block does not use --omega (lcpbench list settings)".  The harness's own settings
