@@ -245,7 +245,8 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
     lcp_problem_init(&P);
     prob_contact *c = NULL;
     int nc = 0;
-    double *z = NULL, *w = NULL, *u = NULL;
+    double *z = NULL, *w = NULL, *u = NULL, *rw = NULL;   /* rw: the residual's work */
+    size_t nrw = 0;
     double *R = lcp_malloc(9 * (size_t)nb, sizeof(double));
     double *vk = lcp_malloc((size_t)n, sizeof(double));
     double *vs = lcp_malloc((size_t)n, sizeof(double));
@@ -365,7 +366,9 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         z = lcp_malloc((size_t)m, sizeof(double));
         w = lcp_malloc((size_t)m, sizeof(double));
         u = lcp_malloc((size_t)n, sizeof(double));
-        if (st == LCP_OK && (!z || !w || !u)) st = LCP_ERR_NOMEM;
+        nrw = lcp_residual_work(&P);              /* without A: the factors' product's */
+        rw = nrw ? lcp_malloc(nrw, sizeof(double)) : NULL;
+        if (st == LCP_OK && (!z || !w || !u || (nrw && !rw))) st = LCP_ERR_NOMEM;
         if (st == LCP_OK) {
             lcp_info li;
             lcp_info_init(&li);
@@ -388,7 +391,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         t3 = now();
         if (st == LCP_OK) {
             lcp_residuals res;
-            lcp_residual(&P, z, w, &res);
+            lcp_residual_ws(&P, z, w, rw, nrw, &res);   /* never fails: its work is here */
             info->residual = res.r2;
             lcp_csr_matvec_t(&P.J, z, u);                     /* u = J^T z */
             lcp_csr_matvec(&P.Minv, u, W->vel);               /* Minv J^T z */
@@ -427,6 +430,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
     lcp_free(z);
     lcp_free(w);
     lcp_free(u);
+    lcp_free(rw);
     lcp_free(R);
     lcp_free(vk);
     lcp_free(vs);
