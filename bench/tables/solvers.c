@@ -354,6 +354,30 @@ static int run_instance(const bench_table_ctx *t, study *S, int p, lcp_history *
 
 /* ---- figures ------------------------------------------------------------------------------ */
 
+/* INSTANCE-WHAT: ||r||_2 of the ns series against x (log-log, tol drawn); nothing when ns is
+ * 0; 0, or 1 when the figure could not be written */
+static int residual_fig(const bench_table_ctx *t, const char *dir, const char *instance,
+                        const char *what, const char *xlabel, int label_points, int ns,
+                        const bench_series *s)
+{
+    char base[BENCH_LABEL + 16], title[BENCH_LABEL + 64];
+    bench_fig F;
+    bench_fig_init(&F);
+    snprintf(base, sizeof base, "%s-%s", instance, what);
+    snprintf(title, sizeof title, "%s: residual against %s", instance, what);
+    F.base = base;
+    F.title = title;
+    F.xlabel = xlabel;
+    F.ylabel = "||r||_2";
+    F.logx = F.logy = 1;
+    F.hline = TOL;
+    F.hline_title = "tol 1e-8";
+    F.label_points = label_points;
+    F.ns = ns;
+    F.s = s;
+    return ns && bench_fig_write(t->cmd, dir, &F, t->style) < 0;
+}
+
 static int figures(const bench_table_ctx *t, const study *S, int p, const lcp_history *H)
 {
     char dir[BENCH_PATH + 16];
@@ -374,35 +398,11 @@ static int figures(const bench_table_ctx *t, const study *S, int p, const lcp_hi
             x[s][k] = r->its > 0 ? r->t * H[s].iteration[k] / r->its : r->t;
         T[nt++] = (bench_series){SOLVER[s], H[s].n, x[s], H[s].residual, s == REF};
     }
-    char base[BENCH_LABEL + 16], title[BENCH_LABEL + 64];
-    bench_fig F;
-    bench_fig_init(&F);
-    snprintf(base, sizeof base, "%s-work", S->I[p].name);
-    snprintf(title, sizeof title, "%s: residual against work", S->I[p].name);
-    F.base = base;
-    F.title = title;
-    F.xlabel = "work (products with A, sweep-equivalents)";
-    F.ylabel = "||r||_2";
-    F.logx = F.logy = 1;
-    F.hline = TOL;
-    F.hline_title = "tol 1e-8";
-    F.ns = nw;
-    F.s = W;
-    if (nw && bench_fig_write(t->cmd, dir, &F, t->style) < 0) rc = 1;
-    bench_fig_init(&F);
-    snprintf(base, sizeof base, "%s-time", S->I[p].name);
-    snprintf(title, sizeof title, "%s: residual against time", S->I[p].name);
-    F.base = base;
-    F.title = title;
-    F.xlabel = "time (s; iteration k at k / K of the median solve)";
-    F.ylabel = "||r||_2";
-    F.logx = F.logy = 1;
-    F.hline = TOL;
-    F.hline_title = "tol 1e-8";
-    F.label_points = 1;
-    F.ns = nt;
-    F.s = T;
-    if (nt && bench_fig_write(t->cmd, dir, &F, t->style) < 0) rc = 1;
+    if (residual_fig(t, dir, S->I[p].name, "work", "work (products with A, sweep-equivalents)",
+                     0, nw, W) ||
+        residual_fig(t, dir, S->I[p].name, "time",
+                     "time (s; iteration k at k / K of the median solve)", 1, nt, T))
+        rc = 1;
     for (int s = 0; s < NSOLVER; s++) lcp_free(x[s]);
     if (rc) bench_error(t->cmd, "%s: figures not written", S->I[p].name);
     return rc;
