@@ -159,7 +159,8 @@ int bench_csv_next(bench_csv_stream *S, char *msg, size_t msglen)
         if (S->buf[strspn(S->buf, "\r\n")] == 0) continue;            /* blank line */
         if (S->records == 0 && S->buf[0] == '#') continue;            /* comment first */
         size_t len = (size_t)got;
-        while (inside_quotes(S->buf)) {          /* a quoted line break: join the next line */
+        int odd = inside_quotes(S->buf);
+        while (odd) {                            /* a quoted line break: join the next line */
             char *more = NULL;
             size_t mcap = 0;
             ssize_t g = getline(&more, &mcap, S->f);
@@ -175,10 +176,11 @@ int bench_csv_next(bench_csv_stream *S, char *msg, size_t msglen)
                 return -1;
             }
             memcpy(t + len, more, (size_t)g + 1);
+            odd ^= inside_quotes(more);          /* the quotes so far, counted once */
             free(more);
             S->buf = t;
-            S->cap = len += (size_t)g;
-            S->cap++;
+            len += (size_t)g;
+            S->cap = len + 1;
         }
         size_t nc = 0;
         int ln = S->line, open = 0;
