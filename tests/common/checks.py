@@ -63,10 +63,17 @@ TIME_COLUMNS = (
     "precision/precision-time.csv:float32_over_floor",
     "precision/claims.csv[prec-faster]:numbers", "precision/claims.csv[prec-faster]:verdict",
     "time_to_tol_s",                                     # solvers.csv
+    "time_per_step_s",                                   # transversal's t2-steppers.csv
+    "solve_time_s",                                      # ode-sim.csv
+    # ode: the fitted exponents of the time against m, and the claims read off times
+    "ode/ode-scaling.csv:exponent", "ode/ode-scaling.csv:exponent_stderr",
+    "ode/claims.csv[O8]:numbers", "ode/claims.csv[O8]:verdict",
+    "ode/claims.csv[F3]:numbers", "ode/claims.csv[F3]:verdict",
 )
 # CSV files that are timing through and through (figures drawn against seconds): compared
 # by name only
-TIME_FILES = ("solvers/plots/*-time.csv", "solvers/plots/perf-time.csv")
+TIME_FILES = ("solvers/plots/*-time.csv", "solvers/plots/perf-time.csv", "ode/plots/ode-time.csv",
+              "peers/plots/perf-time.csv")
 
 
 class NoPandas(Exception):

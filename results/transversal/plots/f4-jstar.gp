@@ -9,7 +9,7 @@ set xlabel "h / h_crit"
 set ylabel "Jstar (below 1e-30 drawn at 1e-30)"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
 set xrange [0.5:10]
-set yrange [1e-88:1]
+set yrange [1e-86:0.1]
 set logscale y
 set format y '1e%L'
 set logscale x
