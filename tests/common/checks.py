@@ -42,6 +42,7 @@ import csv
 import fnmatch
 import glob
 import os
+import re
 import sys
 
 # The timing columns, the one list: what differs between two runs of the same build on the
@@ -152,17 +153,31 @@ def _timing(name, col, row_id):
 ROUNDING = 1e-12
 
 
-def _same(a, b, rel):
-    """two CSV cells alike: equal text, or numbers within rel of each other, or both at
-    rounding (ROUNDING)"""
-    if a == b:
-        return True
+# a number inside a text cell (a claim's "numbers": "pool 4.3e-14; coupled 0.091")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _same_number(a, b, rel):
     try:
         x, y = float(a), float(b)
     except ValueError:
         return False
     big = max(abs(x), abs(y))
     return big <= ROUNDING or abs(x - y) <= rel * big
+
+
+def _same(a, b, rel):
+    """two CSV cells alike: equal text, or numbers within rel of each other, or both at
+    rounding (ROUNDING); a text cell with numbers in it: the same words around them and
+    each pair of numbers alike so (a zdiff of 8.9e-16 printed as 1.8e-15 is rounding)"""
+    if a == b:
+        return True
+    if _same_number(a, b, rel):
+        return True
+    if _NUMBER.split(a) != _NUMBER.split(b):
+        return False
+    na, nb = _NUMBER.findall(a), _NUMBER.findall(b)
+    return len(na) == len(nb) and all(_same_number(x, y, rel) for x, y in zip(na, nb))
 
 
 def _csv_diffs(name, old, new, rel):
