@@ -117,6 +117,7 @@ typedef struct dz {
     unsigned char *hist; /* rows of N: 0 at lo, 1 at hi */
     double *dx, *dw;    /* drive directions (by position) */
     double *Dell, *ell, *tmp; /* the forward solve of A_iC, ell = D^-1 Dell, back-solve */
+    double *lo0, *hi0, *wr; /* by original row: a round's bounds; w for the final residual */
     int nC, nN, nub;    /* sizes of C and N; the unbounded block */
     dantzig_zero_pivot zero_pivot;
     long pivots;
@@ -140,20 +141,20 @@ static void dz_free(dz *s)
     memset(s, 0, sizeof *s);
 }
 
-/* every array of a pass in one block (one allocation: a solve of a few rows is not
- * dominated by seventeen mallocs): A and L, eleven arrays of doubles, three of ints, hist */
+/* every array of a solve in one block (one allocation: a solve of a few rows is not
+ * dominated by twenty mallocs): A and L, fourteen arrays of doubles, three of ints, hist */
 static lcp_status dz_alloc(dz *s, int m)
 {
     size_t n = (size_t)(m > 0 ? m : 1), ld = (n + 7) & ~(size_t)7; /* 64-byte rows */
     memset(s, 0, sizeof *s);
     s->m = m;
     s->ld = (int)ld;
-    size_t nd = 2 * n * ld + 11 * n;                             /* doubles */
+    size_t nd = 2 * n * ld + 14 * n;                             /* doubles */
     size_t bytes = nd * sizeof(double) + 3 * n * sizeof(int) + n;
     double *blk = lcp_malloc(bytes, 1);
     if (!blk) return LCP_ERR_NOMEM;
     double **dbl[] = {&s->d, &s->x, &s->w, &s->b, &s->lo, &s->hi, &s->dx, &s->dw, &s->Dell,
-                      &s->ell, &s->tmp};
+                      &s->ell, &s->tmp, &s->lo0, &s->hi0, &s->wr};
     s->A = blk;
     s->L = blk + n * ld;
     for (size_t k = 0; k < sizeof dbl / sizeof dbl[0]; k++) *dbl[k] = blk + 2 * n * ld + k * n;
@@ -171,10 +172,12 @@ static lcp_status dz_alloc(dz *s, int m)
  * bits, as they differ between BLAS builds) -------------------------------------------- */
 #define DZ_BLAS_MIN 32
 
-/* a.b in four partial sums (four independent chains of adds, as the BLAS kernels) */
-static double dz_dot(int n, const double *a, const double *b)
+/* a.b in four partial sums (four independent chains of adds, as the BLAS kernels), the
+ * plain loop: inlined into the small triangular solve, whose rows are dots of 1 to 31 terms
+ * (a call per row was a third of a 20-row solve's instructions) */
+static inline __attribute__((always_inline)) double dz_dot_loop(int n, const double *a,
+                                                                const double *b)
 {
-    if (n >= DZ_BLAS_MIN) return cblas_ddot(n, a, 1, b, 1);
     double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
     int k = 0;
     for (; k + 4 <= n; k += 4) {
@@ -187,6 +190,13 @@ static double dz_dot(int n, const double *a, const double *b)
     return (t0 + t1) + (t2 + t3);
 }
 
+/* a.b: OpenBLAS from DZ_BLAS_MIN terms on, the loop below */
+static double dz_dot(int n, const double *a, const double *b)
+{
+    if (n >= DZ_BLAS_MIN) return cblas_ddot(n, a, 1, b, 1);
+    return dz_dot_loop(n, a, b);
+}
+
 /* x := L^-1 x (trans 0) or L^-T x (trans 1), L unit lower triangular, row-major, n x n */
 static void dz_trsv(int trans, int n, const double *L, int ld, double *x)
 {
@@ -197,7 +207,7 @@ static void dz_trsv(int trans, int n, const double *L, int ld, double *x)
     }
     if (!trans) {
         for (int j = 1; j < n; j++) {                            /* x_j -= L(j, 0:j) x */
-            x[j] -= dz_dot(j, L + (size_t)j * (size_t)ld, x);
+            x[j] -= dz_dot_loop(j, L + (size_t)j * (size_t)ld, x);
         }
     } else {
         for (int j = n - 1; j > 0; j--) {                        /* x(0:j) -= x_j L(j, 0:j) */
@@ -312,7 +322,8 @@ static lcp_status dz_append(dz *s, int i)
     double aii = ROW(s, i)[i];
     double *Lr = LROW(s, nC);
     memcpy(Lr, s->ell, (size_t)nC * sizeof(double));
-    double dot = dz_dot(nC, s->ell, s->Dell);
+    double dot = nC >= DZ_BLAS_MIN ? dz_dot(nC, s->ell, s->Dell)
+                                   : dz_dot_loop(nC, s->ell, s->Dell);  /* inlined */
     double piv = aii - dot;                                      /* D_new */
     if (s->zero_pivot == DANTZIG_PIVOT_REPORT) {
         if (!(fabs(piv) >= DZ_PIVOT_TINY * fabs(aii))) return LCP_ERR_BREAKDOWN;
@@ -588,9 +599,8 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
     double *lo = NULL, *hi = NULL;
     if (st == LCP_OK) st = dz_alloc(&s, m);
     if (st == LCP_OK) {
-        lo = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double));
-        hi = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double));
-        if (!lo || !hi) st = LCP_ERR_NOMEM;
+        lo = s.lo0;
+        hi = s.hi0;
     }
     long cap = o.max_drive_steps > 0 ? o.max_drive_steps
                : opt->max_pivots > 0 ? opt->max_pivots : 10L * m * m + 100;
@@ -654,7 +664,7 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
     for (int i = 0; st >= 0 && i < m; i++)
         if (!isfinite(z[i])) st = LCP_ERR_NONFINITE;            /* e.g. a pivot nudged off 0 */
     if (st >= 0 || st == LCP_ERR_BREAKDOWN) {
-        double *w = lcp_malloc((size_t)(m > 0 ? m : 1), sizeof(double));
+        double *w = s.wr;
         if (w) {
             lcp_residuals R;
             lcp_residual(P, z, w, &R);
@@ -670,11 +680,8 @@ lcp_status lcp_dantzig(const lcp_problem *P, const lcp_options *opt, const dantz
         } else if (st >= 0) {
             st = LCP_ERR_NOMEM;
         }
-        lcp_free(w);
     }
     dz_free(&s);
-    lcp_free(lo);
-    lcp_free(hi);
     info->status = st;
     return st;
 }
