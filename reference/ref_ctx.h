@@ -61,6 +61,9 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
+    double *du, *gz, *cz; /* m: projected Newton's arc search: H (zN - zo), the gradient
+                             at zo, the clipped part of a trial step (zero elsewhere) */
+    int *cl;             /* m: the rows of that clipped part */
     double *zbest;       /* m: the iterate of smallest ||r||_inf seen (start, rounds) */
     long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps, ssn_steps;
     long ssn_pivots;     /* rows moved by Newton steps (reported, not under the pivot cap) */
