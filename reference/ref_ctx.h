@@ -136,6 +136,7 @@ lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried);
 int ref_rounding(ref_ctx *C, const double *z);
 int ref_rescuable(const ref_ctx *C, lcp_status st, int lemke);
 lcp_status ref_lemke(ref_ctx *C, double *z);
+int ref_pgs_small(const ref_ctx *C);
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved);
 lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how);
 
