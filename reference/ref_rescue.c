@@ -117,6 +117,13 @@ lcp_status ref_lemke(ref_ctx *C, double *z)
     return st;
 }
 
+/* Whether PGS then Newton interleaves (and the driver retries it in the rounds): small
+ * problems, nnz(A) + m <= REF_PGS_SMALL */
+int ref_pgs_small(const ref_ctx *C)
+{
+    return (double)LCP_CSR_NNZ(&C->P->A) + C->m <= REF_PGS_SMALL;
+}
+
 /* PGS from the best iterate seen (a start near a solution when one exists: PGS converges
  * on contact problems where pivoting stalls), then semismooth Newton steps on the problem
  * as given from its iterate (ref_ssn: any A, friction coupled), interleaved on small
@@ -127,11 +134,6 @@ lcp_status ref_lemke(ref_ctx *C, double *z)
  * CPU interleaved, a Newton step being a sparse LU there).
  * *solved = 1 when a Newton point is a solution at rounding (z; otherwise z the best
  * iterate of the route).  LCP_OK, or LCP_ERR_NOMEM. */
-int ref_pgs_small(const ref_ctx *C)
-{
-    return (double)LCP_CSR_NNZ(&C->P->A) + C->m <= REF_PGS_SMALL;
-}
-
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
 {
     int m = C->m;
