@@ -35,7 +35,9 @@
  * fixed point is the same).  The coupled problem is not an LCP; the residual reported is
  * that of the coupled problem, computed by lcp_residual.  Within the rounds: coupled
  * pivoting once REF_CPL_HELD rounds in a row kept the partition (at most REF_CPL_TRIES
- * tries); PGS then Newton once at round REF_SSN_ROUND; semismooth Newton after
+ * tries); PGS then Newton at round REF_SSN_ROUND and, on small problems (ref_pgs_small),
+ * again each time the best residual fell by REF_PN_GAIN since the last such try (at most
+ * REF_PN_TRIES); semismooth Newton after
  * REF_SSN_ROUND rounds and again every REF_SSN_GAP (at most REF_SSN_TRIES tries, none after
  * REF_SSN_IDLE in a row that end no better than their round); when a Newton try ends better
  * than its round, the rounds go on from its iterate.
@@ -84,6 +86,8 @@
 #define REF_CPL_HELD 2     /* ... once this many rounds in a row kept the partition */
 #define REF_SSN_ROUND 20   /* semismooth Newton after this many rounds (not settled), */
 #define REF_SSN_GAP 5      /* ... again every this many rounds (at most REF_SSN_TRIES), */
+#define REF_PN_TRIES 3     /* PGS then Newton within the rounds: at round REF_SSN_ROUND, */
+#define REF_PN_GAIN 0.1    /* ... and again once the best residual fell by this factor */
 #define REF_SSN_IDLE 2     /* ... none after this many in a row that end no better than
                               the round they started from */
 
@@ -105,6 +109,8 @@ typedef struct ref_drive {
     int brow;           /* the row of the largest bound change */
     int tries, held;    /* coupled tries; rounds in a row that kept the partition */
     int ssn_tries, ssn_idle, ssn_next; /* Newton tries, those no better, the next round */
+    int pn_tries;       /* PGS-then-Newton tries within the rounds */
+    double pn_from;     /* the best residual when the last of them started */
 } ref_drive;
 
 void ref_options_default(ref_options *o)
@@ -218,9 +224,14 @@ static lcp_status ref_ctx_alloc(ref_ctx *C)
     C->wo = lcp_malloc(m, sizeof *C->wo);
     C->zn = lcp_malloc(m, sizeof *C->zn);
     C->zbest = lcp_malloc(m, sizeof *C->zbest);
+    C->du = lcp_malloc(m, sizeof *C->du);
+    C->gz = lcp_malloc(m, sizeof *C->gz);
+    C->cz = lcp_calloc(m, sizeof *C->cz);
+    C->cl = lcp_malloc(m, sizeof *C->cl);
     C->nff = -1;
     return C->diag && C->lo && C->hi && C->state && C->F && C->w && C->s && C->b && C->x &&
-                   C->zc && C->Ff && C->zo && C->wo && C->zn && C->zbest
+                   C->zc && C->Ff && C->zo && C->wo && C->zn && C->zbest && C->du && C->gz &&
+                   C->cz && C->cl
                ? LCP_OK
                : LCP_ERR_NOMEM;
 }
@@ -242,6 +253,10 @@ static void ref_ctx_free(ref_ctx *C)
     lcp_free(C->wo);
     lcp_free(C->zn);
     lcp_free(C->zbest);
+    lcp_free(C->du);
+    lcp_free(C->gz);
+    lcp_free(C->cz);
+    lcp_free(C->cl);
 }
 
 /* The data checked, the symmetric part (or Lemke's method), the context, the backend */
@@ -385,7 +400,12 @@ static lcp_status round_tries(ref_ctx *C, ref_drive *D, double *z, double rround
             return st;
         }
     }
-    if (!D->lemke && ro->rescue && ro->ssn != 0 && D->rounds == REF_SSN_ROUND) {
+    if (!D->lemke && ro->rescue && ro->ssn != 0 &&
+        (D->rounds == REF_SSN_ROUND ||                    /* and again at each decade won */
+         (D->rounds > REF_SSN_ROUND && D->pn_tries < REF_PN_TRIES && ref_pgs_small(C) &&
+          D->rbest <= REF_PN_GAIN * D->pn_from))) {
+        D->pn_tries++;
+        D->pn_from = D->rbest;
         st = round_pgs_newton(C, D, z, stop);
         if (*stop) return st;
     }

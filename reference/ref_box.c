@@ -47,7 +47,9 @@
  * pivot), LCP_ERR_NOMEM: the driver hands these to the other routes.
  *
  * COST.  One factorisation of A_FF per pivot step; the number of steps is small for contact
- * problems (tens), and at most the pivot cap.
+ * problems (tens), and at most the pivot cap.  A projected Newton step's arc search costs
+ * one product with A (ref_arc_setup) and O(m) plus the clipped rows' entries per trial
+ * point (ref_arc_df: f's exact expansion), not a product with A per trial.
  *
  * SOURCES.  J. J. Judice, F. M. Pires, "A block principal pivoting algorithm for large-scale
  * strictly monotone linear complementarity problems", Comput. Oper. Res. 21 (1994) 587-596;
@@ -65,16 +67,59 @@
 #define REF_SHIFT_MIN 1e-9 /* smallest eps (reached while the partition stays put) */
 #define REF_MAX_PROX 100   /* proximal steps a boxed problem (a friction round) */
 
-/* f(z) = 1/2 z^T (A + eps D) z + (q - eps D zc)^T z = 1/2 z^T (w + q - eps D zc), with
- * C->w = w at z: the quadratic whose minimum over the box is the (regularised) problem. */
-static double ref_f(const ref_ctx *C, const double *z)
+/* f(z) = 1/2 z^T (A + eps D) z + (q - eps D zc)^T z, the quadratic whose minimum over the
+ * box is the (regularised) problem; the arc search evaluates only differences of it.
+ * The arc search's data at zo with Newton point zN (C->zo, C->zn): with H = As + eps D
+ * (As the symmetric part that is factored, A itself when symmetric), dN = zN - zo,
+ *     C->du = H dN,   C->gz = H zo + q - eps D zc   (the gradient of f at zo).
+ * One product with As (two when A is only symmetric to rounding; otherwise g = w(zo),
+ * C->wo); each trial point then costs O(m) plus the rows it clips
+ * (ref_arc_df), not a product with A. */
+static void ref_arc_setup(ref_ctx *C)
 {
-    double f = 0.0;
-    for (int i = 0; i < C->m; i++) {
-        double qt = C->P->q[i] - (C->eps > 0.0 ? C->eps * C->diag[i] * C->zc[i] : 0.0);
-        f += z[i] * (C->w[i] + qt);
+    const lcp_csr *S = C->As.p ? &C->As : &C->P->A;
+    int m = C->m;
+    for (int i = 0; i < m; i++) C->cz[i] = C->zn[i] - C->zo[i];   /* dN (scratch) */
+    lcp_csr_matvec(S, C->cz, C->du);
+    if (C->As.p) lcp_csr_matvec(S, C->zo, C->gz);
+    else memcpy(C->gz, C->wo, (size_t)m * sizeof *C->gz);    /* A symmetric: g = w(zo) */
+    for (int i = 0; i < m; i++) {
+        double e = C->eps > 0.0 ? C->eps * C->diag[i] : 0.0;
+        C->du[i] += e * C->cz[i];
+        if (C->As.p) C->gz[i] += C->P->q[i] + e * (C->zo[i] - C->zc[i]);
+        C->cz[i] = 0.0;
     }
-    return 0.5 * f;
+}
+
+/* f(z) - f(zo) for the trial point z = z(a) = mid(lo, zo + a dN, hi), exactly as the
+ * quadratic's expansion  g^T d + 1/2 d^T H d,  d = z - zo = a dN + c,  c nonzero only on
+ * the rows the bounds clip:
+ *     d^T H d = a^2 dN^T H dN + 2 a c^T H dN + c^T H c,
+ * the last over the clipped rows' entries only (H symmetric).  C->cz is left zero. */
+static double ref_arc_df(ref_ctx *C, const double *z, double a)
+{
+    const lcp_csr *S = C->As.p ? &C->As : &C->P->A;
+    int m = C->m, nc = 0;
+    double gd = 0.0, dHd = 0.0, cHdN = 0.0, cHc = 0.0;
+    for (int i = 0; i < m; i++) {
+        double dn = C->zn[i] - C->zo[i], t = C->zo[i] + a * dn;
+        double c = z[i] != t ? (z[i] - C->zo[i]) - a * dn : 0.0;  /* clipped by a bound */
+        gd += C->gz[i] * (a * dn + c);                             /* g^T d */
+        dHd += dn * C->du[i];                                      /* dN^T H dN */
+        if (c != 0.0) {
+            C->cz[i] = c;
+            C->cl[nc++] = i;
+            cHdN += c * C->du[i];                                  /* c^T H dN */
+        }
+    }
+    for (int t = 0; t < nc; t++) {                                 /* c^T H c */
+        int i = C->cl[t];
+        double hc = C->eps > 0.0 ? C->eps * C->diag[i] * C->cz[i] : 0.0;
+        for (int k = S->p[i]; k < S->p[i + 1]; k++) hc += S->x[k] * C->cz[S->j[k]];
+        cHc += C->cz[i] * hc;
+    }
+    for (int t = 0; t < nc; t++) C->cz[C->cl[t]] = 0.0;
+    return gd + 0.5 * (a * a * dHd + 2.0 * a * cHdN + cHc);
 }
 
 /* One projected Newton step (Bertsekas 1982) from a feasible z with C->w = w(z): the
@@ -91,7 +136,7 @@ static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stu
     *stuck = 0;
     for (int i = 0; i < m; i++)                         /* natural residual at z */
         r = fmax(r, fabs(z[i] - lcp_mid(C->lo[i], z[i] - C->w[i], C->hi[i])));
-    double ea = fmin(1e-3, r), f0 = ref_f(C, z);
+    double ea = fmin(1e-3, r);
     memcpy(C->zo, z, (size_t)m * sizeof *z);
     memcpy(C->wo, C->w, (size_t)m * sizeof *z);
     long moved = 0;
@@ -112,6 +157,7 @@ static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stu
     *n = ref_count(C, z, first);
     if (*n == 0) return LCP_OK;
     memcpy(C->zn, z, (size_t)m * sizeof *z);
+    ref_arc_setup(C);
     *stuck = 1;
     double a = 1.0;
     for (int k = 0; k < 40 && *stuck; k++, a *= 0.5) {
@@ -120,12 +166,13 @@ static lcp_status ref_newton(ref_ctx *C, double *z, int *n, int *first, int *stu
             z[i] = lcp_mid(C->lo[i], C->zo[i] + a * (C->zn[i] - C->zo[i]), C->hi[i]);
             dec += C->wo[i] * (z[i] - C->zo[i]);
         }
-        ref_w(C, z);
-        if (ref_f(C, z) <= f0 + 1e-4 * dec) *stuck = 0;
+        if (ref_arc_df(C, z, a) <= 1e-4 * dec) *stuck = 0; /* f(z(a)) - f(z) */
     }
     if (*stuck) {
         memcpy(z, C->zo, (size_t)m * sizeof *z);
         memcpy(C->w, C->wo, (size_t)m * sizeof *z);
+    } else {
+        ref_w(C, z);                                    /* w at the accepted point */
     }
     return LCP_OK;
 }

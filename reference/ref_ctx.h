@@ -61,6 +61,9 @@ typedef struct ref_ctx {
     int prox;            /* proximal steps done */
     double qinf;         /* ||q||_inf */
     double *zo, *wo, *zn; /* m: projected Newton: start, its w, the Newton point */
+    double *du, *gz, *cz; /* m: projected Newton's arc search: H (zN - zo), the gradient
+                             at zo, the clipped part of a trial step (zero elsewhere) */
+    int *cl;             /* m: the rows of that clipped part */
     double *zbest;       /* m: the iterate of smallest ||r||_inf seen (start, rounds) */
     long pivots, max_pivots, single_steps, newton_steps, ipm_steps, coupled_steps, ssn_steps;
     long ssn_pivots;     /* rows moved by Newton steps (reported, not under the pivot cap) */
@@ -133,6 +136,7 @@ lcp_status ref_ssn(ref_ctx *C, double *z, int *solved, int *tried);
 int ref_rounding(ref_ctx *C, const double *z);
 int ref_rescuable(const ref_ctx *C, lcp_status st, int lemke);
 lcp_status ref_lemke(ref_ctx *C, double *z);
+int ref_pgs_small(const ref_ctx *C);
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved);
 lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how);
 

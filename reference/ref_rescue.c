@@ -14,11 +14,12 @@
  * others are tried, in order (ref_rescue):
  *   PGS then Newton (ref_pgs_newton; info->route `pgs+newton'): PGS from the best iterate
  * seen (a start near a solution when one exists: PGS converges on contact problems where
- * pivoting stalls; at most REF_RESCUE_SWEEPS sweeps), then semismooth Newton steps on the
- * problem as given from its iterate (ref_ssn.c: any A, friction coupled), up to
- * REF_SSN_TRIES tries while each ends better.  The driver also tries it once at the 20th
- * friction round, and first of all for non-symmetric A with friction (Lemke's dense rounds
- * took 83 s of CPU on a 675-row problem).
+ * pivoting stalls; at most REF_RESCUE_SWEEPS sweeps, in doubling chunks), and after each
+ * chunk semismooth Newton steps on the problem as given from its iterate (ref_ssn.c: any
+ * A, friction coupled), up to REF_SSN_TRIES tries while each ends better.  The driver also
+ * tries it at the 20th friction round and again whenever the rounds' best residual fell
+ * tenfold since (ldlt_ref.c), and first of all for non-symmetric A with friction (Lemke's
+ * dense rounds took 83 s of CPU on a 675-row problem).
  *   Lemke (ref_lemke, without friction; `lemke'): Lemke's method on the problem as given
  * (lemke_ref.c: dense, any A, the box by the standard reformulation; also the per-round
  * solver of `lemke-ref' and of A above sym_tol).  A ray is LCP_ERR_NO_SOLUTION only when its
@@ -44,6 +45,10 @@
 #include <string.h>
 
 #define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
+#define REF_PGS_CHUNK 250   /* PGS sweeps before the first Newton try (doubled after each) */
+#define REF_PGS_SMALL 2e5   /* nnz(A) + m up to which Newton follows every PGS chunk (and the
+                               driver retries the route in the rounds): on larger piles a
+                               Newton step (a sparse LU) costs more than the sweeps */
 #define REF_RESCUE_SWEEPS 20000 /* PGS sweeps of the rescue route (fewer on large problems:
                                    about 4e8 multiply-adds) */
 
@@ -112,10 +117,23 @@ lcp_status ref_lemke(ref_ctx *C, double *z)
     return st;
 }
 
+/* Whether PGS then Newton interleaves (and the driver retries it in the rounds): small
+ * problems, nnz(A) + m <= REF_PGS_SMALL */
+int ref_pgs_small(const ref_ctx *C)
+{
+    return (double)LCP_CSR_NNZ(&C->P->A) + C->m <= REF_PGS_SMALL;
+}
+
 /* PGS from the best iterate seen (a start near a solution when one exists: PGS converges
  * on contact problems where pivoting stalls), then semismooth Newton steps on the problem
- * as given from its iterate (ref_ssn: any A, friction coupled).  *solved = 1 when a Newton
- * point is a solution at rounding.  LCP_OK, or LCP_ERR_NOMEM. */
+ * as given from its iterate (ref_ssn: any A, friction coupled), interleaved on small
+ * problems (ref_pgs_small: nnz(A) + m <= REF_PGS_SMALL): PGS runs in chunks of
+ * REF_PGS_CHUNK sweeps, doubled after each, and Newton is tried from PGS's iterate after
+ * every chunk (it answers as soon as PGS is inside its region, rather than after all the
+ * sweeps).  On larger problems all the sweeps come first (a 10626-row pile took 55 s of
+ * CPU interleaved, a Newton step being a sparse LU there).
+ * *solved = 1 when a Newton point is a solution at rounding (z; otherwise z the best
+ * iterate of the route).  LCP_OK, or LCP_ERR_NOMEM. */
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
 {
     int m = C->m;
@@ -126,24 +144,48 @@ lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
     o.warm = 1;
     o.form = LCP_FORM_ASSEMBLED;
     o.tol = 1e-10 * fmax(1.0, C->qinf);
-    o.max_iter = (int)fmin(REF_RESCUE_SWEEPS, fmax(200.0, 4e8 / (double)(nnz + m)));
-    memcpy(z, C->zbest, (size_t)m * sizeof *z);
-    memcpy(C->zn, z, (size_t)m * sizeof *z);
+    int cap = (int)fmin(REF_RESCUE_SWEEPS, fmax(200.0, 4e8 / (double)(nnz + m)));
+    double *zp = lcp_malloc((size_t)m, sizeof *zp), *zs = lcp_malloc((size_t)m, sizeof *zs);
+    lcp_status st = zp && zs ? LCP_OK : LCP_ERR_NOMEM;
     *solved = 0;
-    lcp_status st = lcp_solve_pgs(C->P, &o, C->zn, &pi);
-    if (st == LCP_ERR_NOMEM) return st;
-    if (st >= 0 && pi.residual_inf < ref_rinf(C, z)) memcpy(z, C->zn, (size_t)m * sizeof *z);
-    C->eps = 0.0;
-    st = LCP_OK;
-    for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
-        int tried = 0;
-        double before = ref_rinf(C, z);
-        st = ref_ssn(C, z, solved, &tried);
-        if (st != LCP_OK) break;
-        if (*solved || !tried || !(ref_rinf(C, C->zn) < before)) break;
-        memcpy(z, C->zn, (size_t)m * sizeof *z);   /* better: go on from there */
+    if (st == LCP_OK) {
+        memcpy(z, C->zbest, (size_t)m * sizeof *z);
+        memcpy(zp, z, (size_t)m * sizeof *z);
     }
-    if (st == LCP_OK && *solved && ref_rounding(C, z) >= 0) *solved = 0;
+    double rz = st == LCP_OK ? ref_rinf(C, z) : INFINITY;
+    int first = ref_pgs_small(C) ? REF_PGS_CHUNK : cap;    /* large: all sweeps first */
+    for (int done = 0, chunk = first; st == LCP_OK && !*solved && done < cap;
+         chunk *= 2) {
+        o.max_iter = chunk < cap - done ? chunk : cap - done;   /* PGS, warm from zp */
+        done += o.max_iter;
+        lcp_status sp = lcp_solve_pgs(C->P, &o, zp, &pi);
+        if (sp == LCP_ERR_NOMEM) st = sp;
+        if (st != LCP_OK) break;
+        if (sp < 0) {                                       /* PGS failed: Newton from the */
+            memcpy(zp, z, (size_t)m * sizeof *z);           /* best iterate, once */
+            done = cap;
+        }
+        memcpy(zs, zp, (size_t)m * sizeof *z);               /* Newton from PGS's iterate */
+        C->eps = 0.0;
+        for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
+            int tried = 0;
+            double before = ref_rinf(C, zs);
+            st = ref_ssn(C, zs, solved, &tried);
+            if (st != LCP_OK) break;
+            if (*solved || !tried || !(ref_rinf(C, C->zn) < before)) break;
+            memcpy(zs, C->zn, (size_t)m * sizeof *z);       /* better: go on from there */
+        }
+        if (st == LCP_OK && *solved && ref_rounding(C, zs) >= 0) *solved = 0;
+        double rs = st == LCP_OK ? ref_rinf(C, zs) : INFINITY;
+        if (*solved || rs < rz) {                           /* the best of this route */
+            memcpy(z, zs, (size_t)m * sizeof *z);
+            rz = rs;
+        }
+        if (sp == LCP_OK) break;                            /* PGS itself at its tol */
+    }
+    if (st == LCP_OK && *solved) ref_rounding(C, z);        /* C->w, C->s of the answer */
+    lcp_free(zp);
+    lcp_free(zs);
     return st == LCP_ERR_NOMEM ? st : LCP_OK;
 }
 
