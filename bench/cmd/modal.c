@@ -40,52 +40,70 @@ static void help(void)
            "Worlds with contacts or joints off the body centres are not supported.\n");
 }
 
+typedef struct modal_args {
+    const char *scene, *pv[2 * PROB_MAX_PARAMS]; /* --param and --iters in order */
+    char iters_kv[64];
+    int np;
+    long at;
+} modal_args;
+
+static int param(const char *cmd, const char *v, void *to)
+{
+    modal_args *a = to;
+    if (a->np == (int)(sizeof a->pv / sizeof a->pv[0])) {
+        bench_error(cmd, "too many --param");
+        return -1;
+    }
+    a->pv[a->np++] = v;
+    return 0;
+}
+
+static int at_arg(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_int(cmd, "--at", v, 0, 100000000, &((modal_args *)to)->at) != 0;
+}
+
+static int iters(const char *cmd, const char *v, void *to)
+{
+    modal_args *a = to;
+    long it;
+    if (bench_parse_int(cmd, "--iters", v, 1, 100000000, &it)) return -1;
+    snprintf(a->iters_kv, sizeof a->iters_kv, "iters=%ld", it);
+    if (a->np < (int)(sizeof a->pv / sizeof a->pv[0])) a->pv[a->np++] = a->iters_kv;
+    return 0;
+}
+
+static int scene_word(const char *cmd, const char *w, void *to)
+{
+    modal_args *a = to;
+    if (a->scene) {
+        bench_error(cmd, "unexpected argument '%s' (one scene per run)", w);
+        return -1;
+    }
+    a->scene = w;
+    return 0;
+}
+
 int bench_cmd_modal(int argc, char **argv)
 {
-    const char *cmd = argv[0], *scene = NULL, *stepper = "vts", *solver = NULL;
-    const char *pv[2 * PROB_MAX_PARAMS];
-    char iters_kv[64];
-    int np = 0, modes = 0;
-    long at = -1;
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL, *arg = argv[k];
-        int r;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            help();
-            return 0;
-        }
-        if (strcmp(arg, "--modes") == 0) {
-            modes = 1;
-        } else if ((r = bench_opt(argc, argv, &k, "--param", &v)) != 0) {
-            if (r < 0) return 2;
-            if (np == (int)(sizeof pv / sizeof pv[0])) {
-                bench_error(cmd, "too many --param");
-                return 2;
-            }
-            pv[np++] = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--at", &v)) != 0) {
-            if (r < 0 || bench_parse_int(cmd, "--at", v, 0, 100000000, &at)) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--stepper", &v)) != 0) {
-            if (r < 0) return 2;
-            stepper = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) != 0) {
-            if (r < 0) return 2;
-            solver = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--iters", &v)) != 0) {
-            long it;
-            if (r < 0 || bench_parse_int(cmd, "--iters", v, 1, 100000000, &it)) return 2;
-            snprintf(iters_kv, sizeof iters_kv, "iters=%ld", it);
-            if (np < (int)(sizeof pv / sizeof pv[0])) pv[np++] = iters_kv;
-        } else if (arg[0] == '-') {
-            bench_error(cmd, "unknown option '%s' (lcpbench modal --help)", arg);
-            return 2;
-        } else if (!scene) {
-            scene = arg;
-        } else {
-            bench_error(cmd, "unexpected argument '%s' (one scene per run)", arg);
-            return 2;
-        }
-    }
+    const char *cmd = argv[0], *stepper = "vts", *solver = NULL;
+    modal_args a = {.at = -1};
+    int modes = 0;
+    const bench_arg args[] = {
+        {"--modes", BENCH_ARG_FLAG, &modes, NULL, "the modes too"},
+        {"--param", BENCH_ARG_VALUE, &a, param, "scene parameter k=v"},
+        {"--at", BENCH_ARG_VALUE, &a, at_arg, "the step"},
+        {"--stepper", BENCH_ARG_VALUE, &stepper, NULL, "the stepper"},
+        {"--solver", BENCH_ARG_VALUE, &solver, NULL, "the stepper's solver"},
+        {"--iters", BENCH_ARG_VALUE, &a, iters, "sweeps per step"},
+    };
+    const bench_args ap = {cmd, args, BENCH_NARG(args), scene_word, &a, NULL, NULL, 1};
+    int r = bench_args_parse(&ap, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
+    const char *scene = a.scene, **pv = a.pv;
+    const int np = a.np;
+    const long at = a.at;
     if (!scene) {
         bench_error(cmd, "no scene given (lcpbench list scenes)");
         return 2;
