@@ -241,6 +241,40 @@ static int scene_word(const char *cmd, const char *w, void *to)
     return 0;
 }
 
+/* the steps and the outputs asked for: 0, or 2 after one error line */
+static int check_steps(const char *cmd, run_args *a, int have_steps)
+{
+    if (strcmp(cmd, "capture") == 0) {
+        if (have_steps == (a->nat > 0)) {
+            bench_error(cmd, "give either --at T1,T2,... or --steps N");
+            return 2;
+        }
+        for (int k = 0; k < a->nat; k++) a->steps = a->at[k] > a->steps ? a->at[k] : a->steps;
+        if (!a->out) {
+            bench_error(cmd, "--out DIR is required");
+            return 2;
+        }
+    } else {
+        if (!have_steps) {
+            bench_error(cmd, "--steps N is required");
+            return 2;
+        }
+        if ((a->every > 0) != (a->out != NULL)) {
+            bench_error(cmd, "--capture-every K and --out DIR go together");
+            return 2;
+        }
+        if (a->stepper && a->every > 0) {
+            bench_error(cmd, "--stepper does not capture (leave out --capture-every)");
+            return 2;
+        }
+        if (!a->stepper && (a->modal || a->rhs || !isnan(a->beta))) {
+            bench_error(cmd, "--modal, --rhs and --beta go with --stepper");
+            return 2;
+        }
+    }
+    return 0;
+}
+
 /* parse argv into a; 0 ok, 1 --help printed, 2 usage error (message printed) */
 static int parse(int argc, char **argv, run_args *a)
 {
@@ -306,35 +340,7 @@ static int parse(int argc, char **argv, run_args *a)
         bench_error(cmd, "unknown solver '%s' (lcpbench list solvers)", a->solver);
         return 2;
     }
-    if (strcmp(cmd, "capture") == 0) {
-        if (have_steps == (a->nat > 0)) {
-            bench_error(cmd, "give either --at T1,T2,... or --steps N");
-            return 2;
-        }
-        for (int k = 0; k < a->nat; k++) a->steps = a->at[k] > a->steps ? a->at[k] : a->steps;
-        if (!a->out) {
-            bench_error(cmd, "--out DIR is required");
-            return 2;
-        }
-    } else {
-        if (!have_steps) {
-            bench_error(cmd, "--steps N is required");
-            return 2;
-        }
-        if ((a->every > 0) != (a->out != NULL)) {
-            bench_error(cmd, "--capture-every K and --out DIR go together");
-            return 2;
-        }
-        if (a->stepper && a->every > 0) {
-            bench_error(cmd, "--stepper does not capture (leave out --capture-every)");
-            return 2;
-        }
-        if (!a->stepper && (a->modal || a->rhs || !isnan(a->beta))) {
-            bench_error(cmd, "--modal, --rhs and --beta go with --stepper");
-            return 2;
-        }
-    }
-    return 0;
+    return check_steps(cmd, a, have_steps);
 }
 
 static int run(int argc, char **argv)

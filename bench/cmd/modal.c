@@ -40,6 +40,38 @@ static void help(void)
            "Worlds with contacts or joints off the body centres are not supported.\n");
 }
 
+/* the analysis of W after `at' steps as text: the header lines, omega_i, the modes */
+static void print_modal(const char *scene, const prob_stepper *st, const prob_world *W,
+                        const prob_modal *R, long at, int modes, double secs)
+{
+    double h = W->h;
+    printf("# scene %s, stepper %s, solver %s, after %ld steps (t = %.6g s), h = %.6g s\n",
+           scene, st->name, W->solver->name, at, at * h, h);
+    printf("# dofs %d (translational), joints %d, rank %d, transversal %d\n", R->n, R->m, R->rank,
+           R->nt);
+    printf("# omega_max: restricted %.10g, full space %.10g, E K %.10g rad/s (spread %.2g)\n",
+           R->omega_restricted, R->omega_full, R->omega_ek, R->spread);
+    printf("# h_crit = 2/omega_max = %.6g s, h omega_max = %.6g (%s), mu_pos_max = %.6g\n",
+           R->h_crit, h * R->omega_restricted,
+           h * R->omega_restricted <= 2.0 ? "stable" : "unstable: period-2 growth", R->mu_pos_max);
+    printf("# modal analysis: %.3f ms\n", 1e3 * secs);
+    printf("i,omega_i,h_omega_i,space\n");
+    for (int i = 0; i < R->nt; i++) {
+        double w2 = R->omega2[i], om = w2 >= 0.0 ? sqrt(w2) : -sqrt(-w2);
+        printf("%d,%.10g,%.10g,restricted\n", i + 1, om, h * om);
+    }
+    if (modes) {
+        printf("mode,body,dx,dy%s\n", W->dim == 3 ? ",dz" : "");
+        for (int i = 0; i < R->nt; i++)
+            for (int b = 0; b < W->nb; b++) {
+                const double *p = R->modes + (size_t)R->n * (size_t)i + (size_t)W->dim * (size_t)b;
+                printf("%d,%d,%.10g,%.10g", i + 1, b, p[0], p[1]);
+                if (W->dim == 3) printf(",%.10g", p[2]);
+                printf("\n");
+            }
+    }
+}
+
 typedef struct modal_args {
     const char *scene, *pv[2 * PROB_MAX_PARAMS]; /* --param and --iters in order */
     char iters_kv[64];
@@ -164,32 +196,7 @@ int bench_cmd_modal(int argc, char **argv)
         prob_world_free(&W);
         return 1;
     }
-    double h = W.h;
-    printf("# scene %s, stepper %s, solver %s, after %ld steps (t = %.6g s), h = %.6g s\n",
-           scene, st->name, W.solver->name, at, at * h, h);
-    printf("# dofs %d (translational), joints %d, rank %d, transversal %d\n", R.n, R.m, R.rank,
-           R.nt);
-    printf("# omega_max: restricted %.10g, full space %.10g, E K %.10g rad/s (spread %.2g)\n",
-           R.omega_restricted, R.omega_full, R.omega_ek, R.spread);
-    printf("# h_crit = 2/omega_max = %.6g s, h omega_max = %.6g (%s), mu_pos_max = %.6g\n",
-           R.h_crit, h * R.omega_restricted,
-           h * R.omega_restricted <= 2.0 ? "stable" : "unstable: period-2 growth", R.mu_pos_max);
-    printf("# modal analysis: %.3f ms\n", 1e3 * (t1 - t0));
-    printf("i,omega_i,h_omega_i,space\n");
-    for (int i = 0; i < R.nt; i++) {
-        double w2 = R.omega2[i], om = w2 >= 0.0 ? sqrt(w2) : -sqrt(-w2);
-        printf("%d,%.10g,%.10g,restricted\n", i + 1, om, h * om);
-    }
-    if (modes) {
-        printf("mode,body,dx,dy%s\n", W.dim == 3 ? ",dz" : "");
-        for (int i = 0; i < R.nt; i++)
-            for (int b = 0; b < W.nb; b++) {
-                const double *p = R.modes + (size_t)R.n * (size_t)i + (size_t)W.dim * (size_t)b;
-                printf("%d,%d,%.10g,%.10g", i + 1, b, p[0], p[1]);
-                if (W.dim == 3) printf(",%.10g", p[2]);
-                printf("\n");
-            }
-    }
+    print_modal(scene, st, &W, &R, at, modes, t1 - t0);
     prob_modal_free(&R);
     prob_world_free(&W);
     return 0;

@@ -186,6 +186,21 @@ static int index_runs(const bench_csv *T, prof *P)
     return 0;
 }
 
+/* the sweeps of each run to each accuracy into kk (np x ns x NACC; inf where no run);
+ * 1 when a history could not be read (one error line) */
+static int reach_all(const char *dir, const bench_csv *T, const prof *P, double *kk)
+{
+    for (int p = 0; p < P->np; p++)
+        for (int s = 0; s < P->ns; s++) {
+            int r = P->row[p * P->ns + s];
+            double *k = kk + (size_t)(p * P->ns + s) * NACC;
+            if (r >= 0 && reach(dir, T, r, k)) return 1;
+            if (r < 0)
+                for (int a = 0; a < NACC; a++) k[a] = INFINITY;
+        }
+    return 0;
+}
+
 int bench_cmd_profile(int argc, char **argv)
 {
     const char *dir = NULL, *cost = "all";
@@ -237,18 +252,11 @@ int bench_cmd_profile(int argc, char **argv)
         figs++;
         if (bench_write_failures() != st.failures) goto done;   /* a full disk: stop */
     }
-    for (int p = 0; p < P.np; p++)
-        for (int s = 0; s < P.ns; s++) {
-            int r = P.row[p * P.ns + s];
-            double *k = kk + (size_t)(p * P.ns + s) * NACC;
-            if (r >= 0 && reach(dir, &T, r, k)) {   /* the staged figures are dropped */
-                unread = 1;
-                rc = 1;
-                goto done;
-            }
-            if (r < 0)
-                for (int a = 0; a < NACC; a++) k[a] = INFINITY;
-        }
+    if (reach_all(dir, &T, &P, kk)) {   /* the staged figures are dropped */
+        unread = 1;
+        rc = 1;
+        goto done;
+    }
     for (int a = 0; a < NACC; a++) {
         for (size_t k = 0; k < nps; k++) v[k] = kk[k * NACC + (size_t)a];
         char base[64], title[128];
