@@ -142,125 +142,108 @@ static void help(const char *cmd)
            "                  `lcpbench %s SCENE --help' lists a scene's parameters\n", cmd);
 }
 
-/* parse argv into a; 0 ok, 1 --help printed, 2 usage error (message printed) */
-static int parse(int argc, char **argv, run_args *a)
+/* what the options gather before the scene is known */
+typedef struct capture_parse {
+    run_args *a;
+    const char *scene, *pv[4 * PROB_MAX_PARAMS]; /* --param, --iters, --tol in order */
+    int np, have_steps;
+} capture_parse;
+
+/* one more scene parameter: "too many options" when pv is full */
+static int push(const char *cmd, capture_parse *c, const char *kv)
 {
-    const char *cmd = argv[0];
-    memset(a, 0, sizeof *a);
-    a->cmd = cmd;
-    a->solver = "pgs";
-    a->beta = NAN;
-    const char *scene = NULL, *pv[4 * PROB_MAX_PARAMS]; /* --param, --iters, --tol in order */
-    int np = 0, have_steps = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL, *arg = argv[k];
-        int r;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            help(cmd);
-            if (scene && prob_scene_find(scene)) scene_help(prob_scene_find(scene));
-            return 1;
+    if (c->np == (int)(sizeof c->pv / sizeof c->pv[0])) {
+        bench_error(cmd, "too many options");
+        return -1;
+    }
+    c->pv[c->np++] = kv;
+    return 0;
+}
+
+static int param(const char *cmd, const char *v, void *to)
+{
+    return push(cmd, to, v);
+}
+
+static int beta(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_double(cmd, "--beta", v, &((capture_parse *)to)->a->beta) != 0;
+}
+
+static int iters(const char *cmd, const char *v, void *to)
+{
+    run_args *a = ((capture_parse *)to)->a;
+    if (bench_parse_int(cmd, "--iters", v, 1, 100000000, &a->iters)) return -1;
+    snprintf(a->iters_kv, sizeof a->iters_kv, "iters=%ld", a->iters); /* as --param */
+    return push(cmd, to, a->iters_kv);
+}
+
+static int tol(const char *cmd, const char *v, void *to)
+{
+    run_args *a = ((capture_parse *)to)->a;
+    if (bench_parse_double(cmd, "--tol", v, &a->tol)) return -1;
+    snprintf(a->tol_kv, sizeof a->tol_kv, "tol=%.17g", a->tol);
+    return push(cmd, to, a->tol_kv);
+}
+
+static int steps(const char *cmd, const char *v, void *to)
+{
+    capture_parse *c = to;
+    if (bench_parse_int(cmd, "--steps", v, 1, 100000000, &c->a->steps)) return -1;
+    c->have_steps = 1;
+    return 0;
+}
+
+static int name(const char *cmd, const char *v, void *to)
+{
+    if (!*v || strchr(v, '/')) {
+        bench_error(cmd, "--name: '%s' must be a non-empty name without '/'", v);
+        return -1;
+    }
+    *(const char **)to = v;
+    return 0;
+}
+
+/* --at T1,T2,...: the steps to capture */
+static int at(const char *cmd, const char *v, void *to)
+{
+    run_args *a = to;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (a->nat == MAX_AT) {
+            bench_error(cmd, "--at: more than %d steps", MAX_AT);
+            return -1;
         }
-        if (np == (int)(sizeof pv / sizeof pv[0])) {
-            bench_error(cmd, "too many options");
-            return 2;
-        }
-        if (strcmp(arg, "--force") == 0) {
-            a->force = 1;
-        } else if (strcmp(cmd, "simulate") == 0 && strcmp(arg, "--timing") == 0) {
-            a->timing = 1;
-        } else if (strcmp(cmd, "simulate") == 0 && strcmp(arg, "--modal") == 0) {
-            a->modal = 1;
-        } else if (strcmp(cmd, "simulate") == 0 &&
-                   (r = bench_opt(argc, argv, &k, "--stepper", &v)) != 0) {
-            if (r < 0) return 2;
-            a->stepper = v;
-        } else if (strcmp(cmd, "simulate") == 0 &&
-                   (r = bench_opt(argc, argv, &k, "--rhs", &v)) != 0) {
-            if (r < 0) return 2;
-            a->rhs = v;
-        } else if (strcmp(cmd, "simulate") == 0 &&
-                   (r = bench_opt(argc, argv, &k, "--beta", &v)) != 0) {
-            if (r < 0 || bench_parse_double(cmd, "--beta", v, &a->beta)) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--param", &v)) != 0) {
-            if (r < 0) return 2;
-            pv[np++] = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) != 0) {
-            if (r < 0) return 2;
-            a->solver = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--iters", &v)) != 0) {
-            if (r < 0 || bench_parse_int(cmd, "--iters", v, 1, 100000000, &a->iters)) return 2;
-            snprintf(a->iters_kv, sizeof a->iters_kv, "iters=%ld", a->iters); /* --param */
-            pv[np++] = a->iters_kv;
-        } else if ((r = bench_opt(argc, argv, &k, "--tol", &v)) != 0) {
-            if (r < 0 || bench_parse_double(cmd, "--tol", v, &a->tol)) return 2;
-            snprintf(a->tol_kv, sizeof a->tol_kv, "tol=%.17g", a->tol);
-            pv[np++] = a->tol_kv;
-        } else if ((r = bench_opt(argc, argv, &k, "--steps", &v)) != 0) {
-            if (r < 0 || bench_parse_int(cmd, "--steps", v, 1, 100000000, &a->steps)) return 2;
-            have_steps = 1;
-        } else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
-            if (r < 0) return 2;
-            a->out = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--name", &v)) != 0) {
-            if (r < 0) return 2;
-            if (!*v || strchr(v, '/')) {
-                bench_error(cmd, "--name: '%s' must be a non-empty name without '/'", v);
-                return 2;
-            }
-            a->name = v;
-        } else if (strcmp(cmd, "capture") == 0 &&
-                   (r = bench_opt(argc, argv, &k, "--at", &v)) != 0) {
-            if (r < 0) return 2;
-            char buf[4096];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-                 t = strtok_r(NULL, ",", &save)) {
-                if (a->nat == MAX_AT) {
-                    bench_error(cmd, "--at: more than %d steps", MAX_AT);
-                    return 2;
-                }
-                if (bench_parse_int(cmd, "--at", t, 1, 100000000, &a->at[a->nat])) return 2;
-                a->nat++;
-            }
-            if (a->nat == 0) {
-                bench_error(cmd, "--at: no steps given");
-                return 2;
-            }
-        } else if (strcmp(cmd, "simulate") == 0 &&
-                   (r = bench_opt(argc, argv, &k, "--capture-every", &v)) != 0) {
-            if (r < 0 || bench_parse_int(cmd, "--capture-every", v, 1, 100000000, &a->every))
-                return 2;
-        } else if (arg[0] == '-') {
-            bench_error(cmd, "unknown option '%s' (lcpbench %s --help)", arg, cmd);
-            return 2;
-        } else if (!scene) {
-            scene = arg;
-        } else {
-            bench_error(cmd, "unexpected argument '%s' (one scene per run)", arg);
-            return 2;
-        }
+        if (bench_parse_int(cmd, "--at", t, 1, 100000000, &a->at[a->nat])) return -1;
+        a->nat++;
     }
-    if (!scene) {
-        bench_error(cmd, "no scene given (lcpbench list scenes)");
-        return 2;
+    if (a->nat == 0) {
+        bench_error(cmd, "--at: no steps given");
+        return -1;
     }
-    a->scene = prob_scene_find(scene);
-    if (!a->scene) {
-        bench_error(cmd, "unknown scene '%s' (lcpbench list scenes)", scene);
-        return 2;
+    return 0;
+}
+
+static int every(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_int(cmd, "--capture-every", v, 1, 100000000, to) != 0;
+}
+
+static int scene_word(const char *cmd, const char *w, void *to)
+{
+    capture_parse *c = to;
+    if (c->scene) {
+        bench_error(cmd, "unexpected argument '%s' (one scene per run)", w);
+        return -1;
     }
-    prob_params_default(a->scene, &a->params);
-    for (int k = 0; k < np; k++) {
-        char msg[1024];
-        if (prob_params_set(&a->params, pv[k], msg, sizeof msg) != LCP_OK) {
-            bench_error(cmd, "%s: %s", scene, msg);
-            return 2;
-        }
-    }
-    if (!bench_solver_find(a->solver)) {
-        bench_error(cmd, "unknown solver '%s' (lcpbench list solvers)", a->solver);
-        return 2;
-    }
+    c->scene = w;
+    return 0;
+}
+
+/* the steps and the outputs asked for: 0, or 2 after one error line */
+static int check_steps(const char *cmd, run_args *a, int have_steps)
+{
     if (strcmp(cmd, "capture") == 0) {
         if (have_steps == (a->nat > 0)) {
             bench_error(cmd, "give either --at T1,T2,... or --steps N");
@@ -290,6 +273,74 @@ static int parse(int argc, char **argv, run_args *a)
         }
     }
     return 0;
+}
+
+/* parse argv into a; 0 ok, 1 --help printed, 2 usage error (message printed) */
+static int parse(int argc, char **argv, run_args *a)
+{
+    const char *cmd = argv[0];
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->solver = "pgs";
+    a->beta = NAN;
+    capture_parse c = {.a = a};
+    const int sim = strcmp(cmd, "simulate") == 0;
+    /* one letter per option: b both subcommands, s simulate only, c capture only */
+    const char only[] = "bssssbbbbbbbbcs";
+    const bench_arg all[] = {
+        {"--force", BENCH_ARG_FLAG, &a->force, NULL, "replace existing instance files"},
+        {"--timing", BENCH_ARG_FLAG, &a->timing, NULL, "time per part of the step"},
+        {"--modal", BENCH_ARG_FLAG, &a->modal, NULL, "adds omega_max"},
+        {"--stepper", BENCH_ARG_VALUE, &a->stepper, NULL, "a transversal-stability stepper"},
+        {"--rhs", BENCH_ARG_VALUE, &a->rhs, NULL, "francu or spook"},
+        {"--beta", BENCH_ARG_VALUE, &c, beta, "ivts's beta"},
+        {"--param", BENCH_ARG_VALUE, &c, param, "scene or stepper parameter k=v"},
+        {"--solver", BENCH_ARG_VALUE, &a->solver, NULL, "the stepper's solver"},
+        {"--iters", BENCH_ARG_VALUE, &c, iters, "sweep cap per step"},
+        {"--tol", BENCH_ARG_VALUE, &c, tol, "stop at ||r||_2 <= T"},
+        {"--steps", BENCH_ARG_VALUE, &c, steps, "steps"},
+        {"--out", BENCH_ARG_VALUE, &a->out, NULL, "the instance folders' parent"},
+        {"--name", BENCH_ARG_VALUE, &a->name, name, "the instance folders' name"},
+        {"--at", BENCH_ARG_VALUE, a, at, "steps to capture"},
+        {"--capture-every", BENCH_ARG_VALUE, &a->every, every, "capture steps K, 2K, ..."},
+    };
+    _Static_assert(sizeof only - 1 == sizeof all / sizeof all[0], "one letter per option");
+    bench_arg args[BENCH_NARG(all)];
+    int n = 0;
+    for (int e = 0; e < BENCH_NARG(all); e++)
+        if (only[e] == 'b' || only[e] == (sim ? 's' : 'c')) args[n++] = all[e];
+    const bench_args p = {cmd, args, n, scene_word, &c, NULL, NULL, 1};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) {
+        help(cmd);
+        if (c.scene && prob_scene_find(c.scene)) scene_help(prob_scene_find(c.scene));
+        return 1;
+    }
+    if (r) return 2;
+    const char *scene = c.scene, **pv = c.pv;
+    const int np = c.np, have_steps = c.have_steps;
+    if (!scene) {
+        bench_error(cmd, "no scene given (lcpbench list scenes)");
+        return 2;
+    }
+    a->scene = prob_scene_find(scene);
+    if (!a->scene) {
+        bench_error(cmd, "unknown scene '%s' (lcpbench list scenes)", scene);
+        return 2;
+    }
+    prob_params_default(a->scene, &a->params);
+    for (int k = 0; k < np; k++) {
+        char msg[1024];
+        if (prob_params_set(&a->params, pv[k], msg, sizeof msg) != LCP_OK) {
+            bench_error(cmd, "%s: %s", scene, msg);
+            return 2;
+        }
+    }
+    if (!bench_solver_find(a->solver)) {
+        bench_error(cmd, "unknown solver '%s' (lcpbench list solvers)", a->solver);
+        return 2;
+    }
+    return check_steps(cmd, a, have_steps);
 }
 
 static int run(int argc, char **argv)

@@ -439,31 +439,30 @@ static void help(void)
            "  --out RUNDIR      keep the run folder (default: a temporary folder, removed)\n");
 }
 
+/* the check folder: one */
+static int folder(const char *cmd, const char *w, void *to)
+{
+    if (*(const char **)to) {
+        bench_error(cmd, "one check folder at a time");
+        return -1;
+    }
+    *(const char **)to = w;
+    return 0;
+}
+
 int bench_cmd_check(int argc, char **argv)
 {
     const char *dir = NULL, *baseline = NULL, *out = NULL;
     int update = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *v;
-        int r;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 0;
-        } else if (strcmp(argv[k], "--update") == 0) update = 1;
-        else if ((r = bench_opt(argc, argv, &k, "--baseline", &v)) != 0) {
-            if (r < 0) return 2;
-            baseline = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
-            if (r < 0) return 2;
-            out = v;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench check --help)", argv[k]);
-            return 2;
-        } else if (dir) {
-            bench_error(CMD, "one check folder at a time");
-            return 2;
-        } else dir = argv[k];
-    }
+    const bench_arg args[] = {
+        {"--update", BENCH_ARG_FLAG, &update, NULL, "rewrite DIR/baseline.csv"},
+        {"--baseline", BENCH_ARG_VALUE, &baseline, NULL, "compare with FILE"},
+        {"--out", BENCH_ARG_VALUE, &out, NULL, "keep the run folder"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), folder, &dir, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
     char suite[BENCH_PATH + 32], base[BENCH_PATH + 32], tmp[BENCH_PATH], defdir[BENCH_PATH];
     if (!dir) dir = default_dir(defdir, sizeof defdir);
     if (bench_incomplete(CMD, dir)) return 1;

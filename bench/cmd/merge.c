@@ -224,32 +224,40 @@ static void help(void)
            "missing shard, with one line.  Refuses a non-empty DIR unless --force.\n");
 }
 
+typedef struct shard_words {
+    shard *s;
+    int n;
+} shard_words;
+
+static int shard_word(const char *cmd, const char *w, void *to)
+{
+    (void)cmd;
+    shard_words *sw = to;
+    sw->s[sw->n++].dir = w;
+    return 0;
+}
+
 int bench_cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    int force = 0, plots = 1, n = 0;
+    int force = 0, no_plots = 0;
     shard *s = lcp_calloc((size_t)argc, sizeof *s);
     if (!s) {
         bench_error(CMD, "out of memory");
         return 1;
     }
-    int rc = 0;
-    for (int k = 1; k < argc && !rc; k++) {
-        const char *v;
-        int r;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            lcp_free(s);
-            return 0;
-        } else if (strcmp(argv[k], "--force") == 0) force = 1;
-        else if (strcmp(argv[k], "--no-plots") == 0) plots = 0;
-        else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
-            if (r < 0) rc = 2;
-            out = v;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench merge --help)", argv[k]);
-            rc = 2;
-        } else s[n++].dir = argv[k];
+    shard_words sw = {s, 0};
+    const bench_arg args[] = {
+        {"--force", BENCH_ARG_FLAG, &force, NULL, "replace a non-empty DIR"},
+        {"--no-plots", BENCH_ARG_FLAG, &no_plots, NULL, "no figures"},
+        {"--out", BENCH_ARG_VALUE, &out, NULL, "the merged run folder"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), shard_word, &sw, NULL, NULL, 0};
+    int rc = bench_args_parse(&p, argc, argv), n = sw.n, plots = !no_plots;
+    if (rc == BENCH_ARGS_HELP) {
+        help();
+        lcp_free(s);
+        return 0;
     }
     if (!rc && !out) {
         bench_error(CMD, "--out DIR is required");

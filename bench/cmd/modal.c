@@ -40,52 +40,102 @@ static void help(void)
            "Worlds with contacts or joints off the body centres are not supported.\n");
 }
 
+/* the analysis of W after `at' steps as text: the header lines, omega_i, the modes */
+static void print_modal(const char *scene, const prob_stepper *st, const prob_world *W,
+                        const prob_modal *R, long at, int modes, double secs)
+{
+    double h = W->h;
+    printf("# scene %s, stepper %s, solver %s, after %ld steps (t = %.6g s), h = %.6g s\n",
+           scene, st->name, W->solver->name, at, at * h, h);
+    printf("# dofs %d (translational), joints %d, rank %d, transversal %d\n", R->n, R->m, R->rank,
+           R->nt);
+    printf("# omega_max: restricted %.10g, full space %.10g, E K %.10g rad/s (spread %.2g)\n",
+           R->omega_restricted, R->omega_full, R->omega_ek, R->spread);
+    printf("# h_crit = 2/omega_max = %.6g s, h omega_max = %.6g (%s), mu_pos_max = %.6g\n",
+           R->h_crit, h * R->omega_restricted,
+           h * R->omega_restricted <= 2.0 ? "stable" : "unstable: period-2 growth", R->mu_pos_max);
+    printf("# modal analysis: %.3f ms\n", 1e3 * secs);
+    printf("i,omega_i,h_omega_i,space\n");
+    for (int i = 0; i < R->nt; i++) {
+        double w2 = R->omega2[i], om = w2 >= 0.0 ? sqrt(w2) : -sqrt(-w2);
+        printf("%d,%.10g,%.10g,restricted\n", i + 1, om, h * om);
+    }
+    if (modes) {
+        printf("mode,body,dx,dy%s\n", W->dim == 3 ? ",dz" : "");
+        for (int i = 0; i < R->nt; i++)
+            for (int b = 0; b < W->nb; b++) {
+                const double *p = R->modes + (size_t)R->n * (size_t)i + (size_t)W->dim * (size_t)b;
+                printf("%d,%d,%.10g,%.10g", i + 1, b, p[0], p[1]);
+                if (W->dim == 3) printf(",%.10g", p[2]);
+                printf("\n");
+            }
+    }
+}
+
+typedef struct modal_args {
+    const char *scene, *pv[2 * PROB_MAX_PARAMS]; /* --param and --iters in order */
+    char iters_kv[64];
+    int np;
+    long at;
+} modal_args;
+
+static int param(const char *cmd, const char *v, void *to)
+{
+    modal_args *a = to;
+    if (a->np == (int)(sizeof a->pv / sizeof a->pv[0])) {
+        bench_error(cmd, "too many --param");
+        return -1;
+    }
+    a->pv[a->np++] = v;
+    return 0;
+}
+
+static int at_arg(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_int(cmd, "--at", v, 0, 100000000, &((modal_args *)to)->at) != 0;
+}
+
+static int iters(const char *cmd, const char *v, void *to)
+{
+    modal_args *a = to;
+    long it;
+    if (bench_parse_int(cmd, "--iters", v, 1, 100000000, &it)) return -1;
+    snprintf(a->iters_kv, sizeof a->iters_kv, "iters=%ld", it);
+    if (a->np < (int)(sizeof a->pv / sizeof a->pv[0])) a->pv[a->np++] = a->iters_kv;
+    return 0;
+}
+
+static int scene_word(const char *cmd, const char *w, void *to)
+{
+    modal_args *a = to;
+    if (a->scene) {
+        bench_error(cmd, "unexpected argument '%s' (one scene per run)", w);
+        return -1;
+    }
+    a->scene = w;
+    return 0;
+}
+
 int bench_cmd_modal(int argc, char **argv)
 {
-    const char *cmd = argv[0], *scene = NULL, *stepper = "vts", *solver = NULL;
-    const char *pv[2 * PROB_MAX_PARAMS];
-    char iters_kv[64];
-    int np = 0, modes = 0;
-    long at = -1;
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL, *arg = argv[k];
-        int r;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            help();
-            return 0;
-        }
-        if (strcmp(arg, "--modes") == 0) {
-            modes = 1;
-        } else if ((r = bench_opt(argc, argv, &k, "--param", &v)) != 0) {
-            if (r < 0) return 2;
-            if (np == (int)(sizeof pv / sizeof pv[0])) {
-                bench_error(cmd, "too many --param");
-                return 2;
-            }
-            pv[np++] = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--at", &v)) != 0) {
-            if (r < 0 || bench_parse_int(cmd, "--at", v, 0, 100000000, &at)) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--stepper", &v)) != 0) {
-            if (r < 0) return 2;
-            stepper = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) != 0) {
-            if (r < 0) return 2;
-            solver = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--iters", &v)) != 0) {
-            long it;
-            if (r < 0 || bench_parse_int(cmd, "--iters", v, 1, 100000000, &it)) return 2;
-            snprintf(iters_kv, sizeof iters_kv, "iters=%ld", it);
-            if (np < (int)(sizeof pv / sizeof pv[0])) pv[np++] = iters_kv;
-        } else if (arg[0] == '-') {
-            bench_error(cmd, "unknown option '%s' (lcpbench modal --help)", arg);
-            return 2;
-        } else if (!scene) {
-            scene = arg;
-        } else {
-            bench_error(cmd, "unexpected argument '%s' (one scene per run)", arg);
-            return 2;
-        }
-    }
+    const char *cmd = argv[0], *stepper = "vts", *solver = NULL;
+    modal_args a = {.at = -1};
+    int modes = 0;
+    const bench_arg args[] = {
+        {"--modes", BENCH_ARG_FLAG, &modes, NULL, "the modes too"},
+        {"--param", BENCH_ARG_VALUE, &a, param, "scene parameter k=v"},
+        {"--at", BENCH_ARG_VALUE, &a, at_arg, "the step"},
+        {"--stepper", BENCH_ARG_VALUE, &stepper, NULL, "the stepper"},
+        {"--solver", BENCH_ARG_VALUE, &solver, NULL, "the stepper's solver"},
+        {"--iters", BENCH_ARG_VALUE, &a, iters, "sweeps per step"},
+    };
+    const bench_args ap = {cmd, args, BENCH_NARG(args), scene_word, &a, NULL, NULL, 1};
+    int r = bench_args_parse(&ap, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
+    const char *scene = a.scene, **pv = a.pv;
+    const int np = a.np;
+    const long at = a.at;
     if (!scene) {
         bench_error(cmd, "no scene given (lcpbench list scenes)");
         return 2;
@@ -146,32 +196,7 @@ int bench_cmd_modal(int argc, char **argv)
         prob_world_free(&W);
         return 1;
     }
-    double h = W.h;
-    printf("# scene %s, stepper %s, solver %s, after %ld steps (t = %.6g s), h = %.6g s\n",
-           scene, st->name, W.solver->name, at, at * h, h);
-    printf("# dofs %d (translational), joints %d, rank %d, transversal %d\n", R.n, R.m, R.rank,
-           R.nt);
-    printf("# omega_max: restricted %.10g, full space %.10g, E K %.10g rad/s (spread %.2g)\n",
-           R.omega_restricted, R.omega_full, R.omega_ek, R.spread);
-    printf("# h_crit = 2/omega_max = %.6g s, h omega_max = %.6g (%s), mu_pos_max = %.6g\n",
-           R.h_crit, h * R.omega_restricted,
-           h * R.omega_restricted <= 2.0 ? "stable" : "unstable: period-2 growth", R.mu_pos_max);
-    printf("# modal analysis: %.3f ms\n", 1e3 * (t1 - t0));
-    printf("i,omega_i,h_omega_i,space\n");
-    for (int i = 0; i < R.nt; i++) {
-        double w2 = R.omega2[i], om = w2 >= 0.0 ? sqrt(w2) : -sqrt(-w2);
-        printf("%d,%.10g,%.10g,restricted\n", i + 1, om, h * om);
-    }
-    if (modes) {
-        printf("mode,body,dx,dy%s\n", W.dim == 3 ? ",dz" : "");
-        for (int i = 0; i < R.nt; i++)
-            for (int b = 0; b < W.nb; b++) {
-                const double *p = R.modes + (size_t)R.n * (size_t)i + (size_t)W.dim * (size_t)b;
-                printf("%d,%d,%.10g,%.10g", i + 1, b, p[0], p[1]);
-                if (W.dim == 3) printf(",%.10g", p[2]);
-                printf("\n");
-            }
-    }
+    print_modal(scene, st, &W, &R, at, modes, t1 - t0);
     prob_modal_free(&R);
     prob_world_free(&W);
     return 0;

@@ -24,25 +24,28 @@ static void help(void)
            "Without gnuplot the scripts are written and a warning says so (exit 0).\n");
 }
 
+/* the run folder: one */
+static int folder(const char *cmd, const char *w, void *to)
+{
+    if (*(const char **)to) {
+        bench_error(cmd, "one run folder at a time");
+        return -1;
+    }
+    *(const char **)to = w;
+    return 0;
+}
+
 int bench_cmd_plot(int argc, char **argv)
 {
-    const char *dir = NULL, *v;
+    const char *dir = NULL;
     bench_style style = BENCH_STYLE_PAPER;
-    for (int k = 1; k < argc; k++) {
-        int r;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 0;
-        } else if ((r = bench_opt(argc, argv, &k, "--style", &v)) != 0) {
-            if (r < 0 || bench_style_parse("plot", v, &style) != 0) return 2;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error("plot", "unknown option '%s' (lcpbench plot --help)", argv[k]);
-            return 2;
-        } else if (dir) {
-            bench_error("plot", "one run folder at a time");
-            return 2;
-        } else dir = argv[k];
-    }
+    const bench_arg args[] = {
+        {"--style", BENCH_ARG_VALUE, &style, bench_arg_style, "paper or mono"},
+    };
+    const bench_args p = {"plot", args, BENCH_NARG(args), folder, &dir, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
     if (!dir) {
         bench_error("plot", "no run folder given (lcpbench plot --help)");
         return 2;

@@ -102,34 +102,42 @@ static void help(void)
            "  --style S   figures: paper (default) or mono\n");
 }
 
+/* the run folder: one */
+static int folder(const char *cmd, const char *w, void *to)
+{
+    if (*(const char **)to) {
+        bench_error(cmd, "one run folder at a time");
+        return -1;
+    }
+    *(const char **)to = w;
+    return 0;
+}
+
+static int cost_arg(const char *cmd, const char *v, void *to)
+{
+    if (strcmp(v, "time") && strcmp(v, "iterations") && strcmp(v, "work") && strcmp(v, "all")) {
+        bench_error(cmd, "--cost: unknown cost '%s' (time, iterations, work, all)", v);
+        return -1;
+    }
+    *(const char **)to = v;
+    return 0;
+}
+
 /* the options; 0, 2 after one error line, 3 after --help */
 static int parse(int argc, char **argv, const char **dir, const char **cost,
                  bench_style *style)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *v;
-        int r;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 3;
-        } else if ((r = bench_opt(argc, argv, &k, "--style", &v)) != 0) {
-            if (r < 0 || bench_style_parse(CMD, v, style) != 0) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--cost", &v)) != 0) {
-            if (r < 0) return 2;
-            if (strcmp(v, "time") && strcmp(v, "iterations") && strcmp(v, "work") &&
-                strcmp(v, "all")) {
-                bench_error(CMD, "--cost: unknown cost '%s' (time, iterations, work, all)", v);
-                return 2;
-            }
-            *cost = v;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench profile --help)", argv[k]);
-            return 2;
-        } else if (*dir) {
-            bench_error(CMD, "one run folder at a time");
-            return 2;
-        } else *dir = argv[k];
+    const bench_arg args[] = {
+        {"--style", BENCH_ARG_VALUE, style, bench_arg_style, "paper or mono"},
+        {"--cost", BENCH_ARG_VALUE, cost, cost_arg, "time, iterations, work or all"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), folder, dir, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) {
+        help();
+        return 3;
     }
+    if (r) return 2;
     if (!*dir) {
         bench_error(CMD, "no run folder given (lcpbench profile --help)");
         return 2;
@@ -175,6 +183,21 @@ static int index_runs(const bench_csv *T, prof *P)
     for (int r = 0; r < T->nrow; r++)
         P->row[index_of(P->inst, P->np, bench_csv_get(T, r, ci)) * P->ns +
                index_of(P->label, P->ns, bench_csv_get(T, r, cl))] = r;
+    return 0;
+}
+
+/* the sweeps of each run to each accuracy into kk (np x ns x NACC; inf where no run);
+ * 1 when a history could not be read (one error line) */
+static int reach_all(const char *dir, const bench_csv *T, const prof *P, double *kk)
+{
+    for (int p = 0; p < P->np; p++)
+        for (int s = 0; s < P->ns; s++) {
+            int r = P->row[p * P->ns + s];
+            double *k = kk + (size_t)(p * P->ns + s) * NACC;
+            if (r >= 0 && reach(dir, T, r, k)) return 1;
+            if (r < 0)
+                for (int a = 0; a < NACC; a++) k[a] = INFINITY;
+        }
     return 0;
 }
 
@@ -229,18 +252,11 @@ int bench_cmd_profile(int argc, char **argv)
         figs++;
         if (bench_write_failures() != st.failures) goto done;   /* a full disk: stop */
     }
-    for (int p = 0; p < P.np; p++)
-        for (int s = 0; s < P.ns; s++) {
-            int r = P.row[p * P.ns + s];
-            double *k = kk + (size_t)(p * P.ns + s) * NACC;
-            if (r >= 0 && reach(dir, &T, r, k)) {   /* the staged figures are dropped */
-                unread = 1;
-                rc = 1;
-                goto done;
-            }
-            if (r < 0)
-                for (int a = 0; a < NACC; a++) k[a] = INFINITY;
-        }
+    if (reach_all(dir, &T, &P, kk)) {   /* the staged figures are dropped */
+        unread = 1;
+        rc = 1;
+        goto done;
+    }
     for (int a = 0; a < NACC; a++) {
         for (size_t k = 0; k < nps; k++) v[k] = kk[k * NACC + (size_t)a];
         char base[64], title[128];

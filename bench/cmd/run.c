@@ -37,40 +37,50 @@ static void help(void)
     bench_runs_head(stdout);
 }
 
+typedef struct run_args {
+    const char *suite, *out;
+    int force, no_plots, shard_k, shard_n;
+} run_args;
+
+static int shard(const char *cmd, const char *v, void *to)
+{
+    run_args *a = to;
+    char *e1, *e2 = NULL;
+    long k = strtol(v, &e1, 10), n = *e1 == '/' ? strtol(e1 + 1, &e2, 10) : 0;
+    if (*e1 != '/' || *e2 || n < 1 || n > 1000000 || k < 1 || k > n) {
+        bench_error(cmd, "--shard: '%s' is not K/N with 1 <= K <= N", v);
+        return -1;
+    }
+    a->shard_k = (int)k;
+    a->shard_n = (int)n;
+    return 0;
+}
+
+static int suite_word(const char *cmd, const char *w, void *to)
+{
+    run_args *a = to;
+    if (a->suite) {
+        bench_error(cmd, "one suite at a time ('%s' and '%s')", a->suite, w);
+        return -1;
+    }
+    a->suite = w;
+    return 0;
+}
+
 int bench_cmd_run(int argc, char **argv)
 {
-    const char *suite = NULL, *out = NULL;
-    int force = 0, plots = 1, shard_k = 0, shard_n = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *v;
-        int r;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 0;
-        } else if (strcmp(argv[k], "--force") == 0) force = 1;
-        else if (strcmp(argv[k], "--no-plots") == 0) plots = 0;
-        else if ((r = bench_opt(argc, argv, &k, "--shard", &v)) != 0) {
-            char *e1, *e2;
-            long a = r > 0 ? strtol(v, &e1, 10) : 0, b = r > 0 && *e1 == '/' ? strtol(e1 + 1, &e2, 10) : 0;
-            if (r < 0) return 2;
-            if (*e1 != '/' || *e2 || b < 1 || b > 1000000 || a < 1 || a > b) {
-                bench_error(CMD, "--shard: '%s' is not K/N with 1 <= K <= N", v);
-                return 2;
-            }
-            shard_k = (int)a;
-            shard_n = (int)b;
-        }
-        else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
-            if (r < 0) return 2;
-            out = v;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench run --help)", argv[k]);
-            return 2;
-        } else if (suite) {
-            bench_error(CMD, "one suite at a time ('%s' and '%s')", suite, argv[k]);
-            return 2;
-        } else suite = argv[k];
-    }
+    run_args a = {0};
+    const bench_arg args[] = {
+        {"--force", BENCH_ARG_FLAG, &a.force, NULL, "replace a non-empty DIR"},
+        {"--no-plots", BENCH_ARG_FLAG, &a.no_plots, NULL, "no figures"},
+        {"--shard", BENCH_ARG_VALUE, &a, shard, "K/N: the cells c with c mod N = K-1"},
+        {"--out", BENCH_ARG_VALUE, &a.out, NULL, "the run folder"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), suite_word, &a, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
+    const char *suite = a.suite, *out = a.out;
     if (!suite) {
         bench_error(CMD, "no suite given (lcpbench run --help)");
         return 2;
@@ -86,5 +96,5 @@ int bench_cmd_run(int argc, char **argv)
             return 2;
         }
     }
-    return bench_run_folder(suite, out, force, plots, shard_k, shard_n, argc, argv);
+    return bench_run_folder(suite, out, a.force, !a.no_plots, a.shard_k, a.shard_n, argc, argv);
 }

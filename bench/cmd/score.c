@@ -78,32 +78,39 @@ static void score_iterate(void *vctx, long it, double t, const double *z)
     score_row(c->P, c->inst, "history", it, t, z, c->w);
 }
 
+typedef struct score_words {
+    const char *inst, *zfile;
+} score_words;
+
+/* the instance, then Z.mtx */
+static int score_word(const char *cmd, const char *w, void *to)
+{
+    score_words *sw = to;
+    if (!sw->inst) sw->inst = w;
+    else if (!sw->zfile) sw->zfile = w;
+    else {
+        bench_error(cmd, "unexpected argument '%s' (one instance, one Z.mtx)", w);
+        return -1;
+    }
+    return 0;
+}
+
 int bench_cmd_score(int argc, char **argv)
 {
-    const char *inst = NULL, *zfile = NULL, *hist = NULL, *val;
+    const char *hist = NULL;
+    score_words sw = {NULL, NULL};
     lcp_read_options ro;
     lcp_read_options_default(&ro);
-    for (int k = 1; k < argc; k++) {
-        int r;
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            help();
-            return 0;
-        }
-        if ((r = bench_opt(argc, argv, &k, "--history", &val)) != 0) {
-            if (r < 0) return 2;
-            hist = val;
-        } else if ((r = bench_opt(argc, argv, &k, "--factor-tol", &val)) != 0) {
-            if (r < 0 || bench_parse_factor_tol(CMD, val, &ro.factor_tol) != 0) return 2;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench score --help)", argv[k]);
-            return 2;
-        } else if (!inst) inst = argv[k];
-        else if (!zfile) zfile = argv[k];
-        else {
-            bench_error(CMD, "unexpected argument '%s' (one instance, one Z.mtx)", argv[k]);
-            return 2;
-        }
-    }
+    const bench_arg args[] = {
+        {"--history", BENCH_ARG_VALUE, &hist, NULL, "score every iterate of FILE"},
+        {"--factor-tol", BENCH_ARG_VALUE, &ro.factor_tol, bench_arg_factor_tol,
+         "the reader's factor test"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), score_word, &sw, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r == BENCH_ARGS_HELP ? 0 : 2;
+    const char *inst = sw.inst, *zfile = sw.zfile;
     if (!inst || (!zfile && !hist)) {
         bench_error(CMD, "needs an instance folder and Z.mtx and/or --history FILE");
         return 2;

@@ -123,8 +123,9 @@ typedef struct solve_args {
 } solve_args;
 
 /* one settings flag at argv[*k]: 1 taken, 0 not a settings flag, -1 error printed */
-static int setting_flag(int argc, char **argv, int *k, solve_args *a)
+static int setting_flag(void *to, int argc, char **argv, int *k)
 {
+    solve_args *a = to;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[*k], "="), argv[*k]);
     const bench_setting *t = bench_setting_find(name);
@@ -148,6 +149,14 @@ static int setting_flag(int argc, char **argv, int *k, solve_args *a)
     return 1;
 }
 
+static int inst_word(const char *cmd, const char *w, void *to)
+{
+    (void)cmd;
+    solve_args *a = to;
+    a->inst[a->ninst++] = (char *)w; /* a word of argv */
+    return 0;
+}
+
 static int parse(int argc, char **argv, solve_args *a)
 {
     bench_settings_default(&a->set);
@@ -157,32 +166,21 @@ static int parse(int argc, char **argv, solve_args *a)
         bench_error(CMD, "out of memory");
         return 2;
     }
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL;
-        int r = 0;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 1;
-        } else if (strcmp(argv[k], "--force") == 0) a->force = 1;
-        else if (strcmp(argv[k], "--store-ref") == 0) a->store_ref = 1;
-        else if (strcmp(argv[k], "--lean") == 0) a->lean = 1;
-        else if ((r = bench_opt(argc, argv, &k, "--solver", &v)) > 0) a->solvers = v;
-        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--history", &v)) > 0) a->history = v;
-        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--solution", &v)) > 0)
-            a->solution = v;
-        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--provenance", &v)) > 0)
-            a->provenance = v;
-        else if (r == 0 && (r = bench_opt(argc, argv, &k, "--factor-tol", &v)) > 0)
-            r = bench_parse_factor_tol(CMD, v, &a->factor_tol) == 0 ? 1 : -1;
-        else if (r == 0 && (r = setting_flag(argc, argv, &k, a)) != 0) {
-        } else if (r == 0 && argv[k][0] == '-' && argv[k][1] != 0) {
-            bench_error(CMD, "unknown option '%s' (lcpbench solve --help)", argv[k]);
-            r = -1;
-        } else if (r == 0) {
-            a->inst[a->ninst++] = argv[k];
-        }
-        if (r < 0) return 2;
-    }
+    const bench_arg args[] = {
+        {"--force", BENCH_ARG_FLAG, &a->force, NULL, "replace existing outputs"},
+        {"--store-ref", BENCH_ARG_FLAG, &a->store_ref, NULL, "store a direct solver's z"},
+        {"--lean", BENCH_ARG_FLAG, &a->lean, NULL, "read only what the form needs"},
+        {"--solver", BENCH_ARG_VALUE, &a->solvers, NULL, "NAME[,NAME...]"},
+        {"--history", BENCH_ARG_VALUE, &a->history, NULL, "write the histories to DIR"},
+        {"--solution", BENCH_ARG_VALUE, &a->solution, NULL, "write z to DIR"},
+        {"--provenance", BENCH_ARG_VALUE, &a->provenance, NULL, "write provenance to FILE"},
+        {"--factor-tol", BENCH_ARG_VALUE, &a->factor_tol, bench_arg_factor_tol,
+         "the reader's factor test"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), inst_word, a, setting_flag, a, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r;
     if (!a->solvers) {
         bench_error(CMD, "--solver NAME is required (lcpbench list solvers)");
         return 2;

@@ -162,74 +162,113 @@ static void help(void)
     bench_list_tables(stdout);
 }
 
+static int quick(const char *cmd, const char *v, void *to)
+{
+    (void)cmd, (void)v;
+    ((bench_table_ctx *)to)->size = -1;
+    return 0;
+}
+
+static int full(const char *cmd, const char *v, void *to)
+{
+    (void)cmd, (void)v;
+    ((bench_table_ctx *)to)->size = 1;
+    return 0;
+}
+
+static int instances(const char *cmd, const char *v, void *to)
+{
+    (void)v, (void)to;  /* called only when no folder follows */
+    bench_error(cmd, "--instances: expected one or more instance folders");
+    return -1;
+}
+
+static int reps(const char *cmd, const char *v, void *to)
+{
+    bench_table_ctx *t = to;
+    long l;
+    if (bench_parse_int(cmd, "--reps", v, 0, 100000L, &l) != 0) return -1;
+    t->reps = (int)l;
+    t->reps_given = 1;
+    return 0;
+}
+
+static int maxit(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_int(cmd, "--maxit", v, 1, 100000000L, to) != 0;
+}
+
+static int steps(const char *cmd, const char *v, void *to)
+{
+    return bench_parse_int(cmd, "--steps", v, 1, 1000000L, to) != 0;
+}
+
+static int timeout(const char *cmd, const char *v, void *to)
+{
+    double d;
+    if (bench_parse_double(cmd, "--timeout", v, &d) != 0) return -1;
+    if (!(d >= 0)) {
+        bench_error(cmd, "--timeout: %s must be >= 0 seconds", v);
+        return -1;
+    }
+    *(double *)to = d;
+    return 0;
+}
+
+static int beta(const char *cmd, const char *v, void *to)
+{
+    double d;
+    if (bench_parse_double(cmd, "--beta", v, &d) != 0) return -1;
+    if (!(d > 0)) {
+        bench_error(cmd, "--beta: %s must be positive", v);
+        return -1;
+    }
+    *(double *)to = d;
+    return 0;
+}
+
+static int table_word(const char *cmd, const char *w, void *to)
+{
+    const char **name = to;
+    if (*name) {
+        bench_error(cmd, "one table at a time ('%s' and '%s')", *name, w);
+        return -1;
+    }
+    *name = w;
+    return 0;
+}
+
 /* the options; 0, or 2 after one error line (or 3 after --help) */
 static int parse(int argc, char **argv, bench_table_ctx *t, const char **name,
                  const char **variant)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *v;
-        int r;
-        long l;
-        double d;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            help();
-            return 3;
-        } else if (strcmp(argv[k], "--force") == 0) t->force = 1;
-        else if (strcmp(argv[k], "--quick") == 0) t->size = -1;
-        else if (strcmp(argv[k], "--full") == 0) t->size = 1;
-        else if (strcmp(argv[k], "--no-canonical") == 0) t->no_canonical = 1;
-        else if (strcmp(argv[k], "--instances") == 0) {
-            if (k + 1 >= argc || argv[k + 1][0] == '-') {
-                bench_error(CMD, "--instances: expected one or more instance folders");
-                return 2;
-            }
-            t->inst = argv + k + 1;   /* every word up to the next option */
-            while (k + 1 < argc && argv[k + 1][0] != '-') {
-                k++;
-                t->ninst++;
-            }
-        }
-        else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
-            if (r < 0) return 2;
-            t->out = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--variant", &v)) != 0) {
-            if (r < 0) return 2;
-            *variant = v;
-        } else if ((r = bench_opt(argc, argv, &k, "--style", &v)) != 0) {
-            if (r < 0 || bench_style_parse(CMD, v, &t->style) != 0) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--reps", &v)) != 0) {
-            if (r < 0 || bench_parse_int(CMD, "--reps", v, 0, 100000L, &l) != 0) return 2;
-            t->reps = (int)l;
-            t->reps_given = 1;
-        } else if ((r = bench_opt(argc, argv, &k, "--maxit", &v)) != 0) {
-            if (r < 0 || bench_parse_int(CMD, "--maxit", v, 1, 100000000L, &l) != 0) return 2;
-            t->maxit = l;
-        } else if ((r = bench_opt(argc, argv, &k, "--steps", &v)) != 0) {
-            if (r < 0 || bench_parse_int(CMD, "--steps", v, 1, 1000000L, &l) != 0) return 2;
-            t->steps = l;
-        } else if ((r = bench_opt(argc, argv, &k, "--timeout", &v)) != 0) {
-            if (r < 0 || bench_parse_double(CMD, "--timeout", v, &d) != 0) return 2;
-            if (!(d >= 0)) {
-                bench_error(CMD, "--timeout: %s must be >= 0 seconds", v);
-                return 2;
-            }
-            t->timeout = d;
-        } else if ((r = bench_opt(argc, argv, &k, "--beta", &v)) != 0) {
-            if (r < 0 || bench_parse_double(CMD, "--beta", v, &d) != 0) return 2;
-            if (!(d > 0)) {
-                bench_error(CMD, "--beta: %s must be positive", v);
-                return 2;
-            }
-            t->beta = d;
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench table --help)", argv[k]);
-            return 2;
-        } else if (*name) {
-            bench_error(CMD, "one table at a time ('%s' and '%s')", *name, argv[k]);
-            return 2;
-        } else *name = argv[k];
+    bench_words inst = {NULL, 0};
+    const bench_arg args[] = {
+        {"--force", BENCH_ARG_FLAG, &t->force, NULL, "replace the results in DIR"},
+        {"--quick", BENCH_ARG_FLAG, t, quick, "smaller grids"},
+        {"--full", BENCH_ARG_FLAG, t, full, "bigger grids"},
+        {"--no-canonical", BENCH_ARG_FLAG, &t->no_canonical, NULL, "only --instances"},
+        {"--instances", BENCH_ARG_WORDS, &inst, instances, "more instance folders"},
+        {"--out", BENCH_ARG_VALUE, &t->out, NULL, "the table's folder"},
+        {"--variant", BENCH_ARG_VALUE, variant, NULL, "the table's variant"},
+        {"--style", BENCH_ARG_VALUE, &t->style, bench_arg_style, "paper or mono"},
+        {"--reps", BENCH_ARG_VALUE, t, reps, "timing samples"},
+        {"--maxit", BENCH_ARG_VALUE, &t->maxit, maxit, "sweep cap"},
+        {"--steps", BENCH_ARG_VALUE, &t->steps, steps, "steps of the simulations"},
+        {"--timeout", BENCH_ARG_VALUE, &t->timeout, timeout, "seconds per run"},
+        {"--beta", BENCH_ARG_VALUE, &t->beta, beta, "AMGS beta"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), table_word, name, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) {
+        help();
+        return 3;
     }
-    return 0;
+    if (inst.n) {  /* the last --instances, as before */
+        t->inst = inst.v;
+        t->ninst = inst.n;
+    }
+    return r;
 }
 
 /* a worker rank under mpirun: the jobs rank 0 sends (grids, ranges of orderings) until the

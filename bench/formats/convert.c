@@ -1168,51 +1168,68 @@ static lcp_status write_folder(const char *dir, const lcp_problem *P, const doub
 
 /* ---- the command ------------------------------------------------------------------------- */
 
+static int fmt_arg(const char *opt, const char *v, fmt *to)
+{
+    if ((*to = fmt_parse(v)) == FMT_NONE) {
+        bench_error(CMD, "%s: unknown format '%s' (folder, fclib, siconos, ode)", opt, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int from_arg(const char *cmd, const char *v, void *to)
+{
+    (void)cmd;
+    return fmt_arg("--from", v, to);
+}
+
+static int to_arg(const char *cmd, const char *v, void *to)
+{
+    (void)cmd;
+    return fmt_arg("--to", v, to);
+}
+
+static int friction_arg(const char *cmd, const char *v, void *to)
+{
+    if (!strcmp(v, "box")) *(int *)to = 1;
+    else if (!strcmp(v, "none")) *(int *)to = 0;
+    else {
+        bench_error(cmd, "--friction: '%s' is not box or none", v);
+        return -1;
+    }
+    return 0;
+}
+
+/* IN, then OUT */
+static int conv_word(const char *cmd, const char *w, void *to)
+{
+    conv_args *a = to;
+    if (!a->in) a->in = w;
+    else if (!a->out) a->out = w;
+    else {
+        bench_error(cmd, "unexpected argument '%s' (IN OUT)", w);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, conv_args *a)
 {
-    const char *val;
     a->from = a->to = FMT_NONE;
     a->friction_box = 1;
     lcp_read_options_default(&a->ro);
-    for (int k = 1; k < argc; k++) {
-        int r = 0;
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            help();
-            return 1;
-        }
-        if (!strcmp(argv[k], "--force")) {
-            a->force = 1;
-        } else if ((r = bench_opt(argc, argv, &k, "--from", &val)) != 0 ||
-                   (r = bench_opt(argc, argv, &k, "--to", &val)) != 0) {
-            int from = !strncmp(argv[k], "--from", 6) || !strncmp(argv[k - 1], "--from", 6);
-            if (r < 0) return 2;
-            if ((*(from ? &a->from : &a->to) = fmt_parse(val)) == FMT_NONE) {
-                bench_error(CMD, "%s: unknown format '%s' (folder, fclib, siconos, ode)",
-                            from ? "--from" : "--to", val);
-                return 2;
-            }
-        } else if ((r = bench_opt(argc, argv, &k, "--factor-tol", &val)) != 0) {
-            if (r < 0 || bench_parse_factor_tol(CMD, val, &a->ro.factor_tol) != 0) return 2;
-        } else if ((r = bench_opt(argc, argv, &k, "--friction", &val)) != 0) {
-            if (r < 0) return 2;
-            if (!strcmp(val, "box")) a->friction_box = 1;
-            else if (!strcmp(val, "none")) a->friction_box = 0;
-            else {
-                bench_error(CMD, "--friction: '%s' is not box or none", val);
-                return 2;
-            }
-        } else if (argv[k][0] == '-' && argv[k][1]) {
-            bench_error(CMD, "unknown option '%s' (lcpbench convert --help)", argv[k]);
-            return 2;
-        } else if (!a->in) {
-            a->in = argv[k];
-        } else if (!a->out) {
-            a->out = argv[k];
-        } else {
-            bench_error(CMD, "unexpected argument '%s' (IN OUT)", argv[k]);
-            return 2;
-        }
-    }
+    const bench_arg args[] = {
+        {"--force", BENCH_ARG_FLAG, &a->force, NULL, "replace OUT"},
+        {"--from", BENCH_ARG_VALUE, &a->from, from_arg, "IN's format"},
+        {"--to", BENCH_ARG_VALUE, &a->to, to_arg, "OUT's format"},
+        {"--factor-tol", BENCH_ARG_VALUE, &a->ro.factor_tol, bench_arg_factor_tol,
+         "the reader's factor test"},
+        {"--friction", BENCH_ARG_VALUE, &a->friction_box, friction_arg, "box or none"},
+    };
+    const bench_args p = {CMD, args, BENCH_NARG(args), conv_word, a, NULL, NULL, 0};
+    int r = bench_args_parse(&p, argc, argv);
+    if (r == BENCH_ARGS_HELP) help();
+    if (r) return r;
     if (!a->in || !a->out) {
         bench_error(CMD, "needs IN and OUT (lcpbench convert --help)");
         return 2;

@@ -30,6 +30,20 @@ typedef void bench_iterate_fn(void *ctx, long iteration, double time_s, const do
 int bench_iterates_read(const char *cmd, const char *path, int m, double *z,
                         bench_iterate_fn *fn, void *ctx);
 
+/* ---- the reference answer (reference.c) ---------------------------------------------------- */
+/* How to get z*: the direct solver, then (pgs_maxit > 0) PGS as a fallback. */
+typedef struct bench_ref_how {
+    const char *solver;  /* NULL: ldlt-ref */
+    long max_pivots;     /* its cap; 0: the solver's default */
+    int any;             /* 1: any answer of the direct solver (status >= 0), not only OK/NONUNIQUE */
+    double pgs_tol;      /* the fallback's tolerance */
+    int pgs_maxit;       /* its sweep cap; 0: no fallback */
+    int pgs_warm;        /* 1: from P->z0 (without one, from what the direct solver left); 0: from 0 */
+    double pgs_accept;   /* refuse the fallback when its residual is above (INFINITY: never) */
+} bench_ref_how;
+/* z (m entries) = the reference of P; 0 (direct), 1 (PGS) or -1 (none); *st: last status */
+int bench_reference(const lcp_problem *P, const bench_ref_how *how, double *z, lcp_status *st);
+
 /* ---- one measured run ---------------------------------------------------------------------- */
 typedef struct bench_result {
     lcp_status status;       /* the solver's status */

@@ -50,13 +50,10 @@ static int iter_to_tol(const bench_history *h, double tol)
 static lcp_status give_ref(const char *cmd, const bench_inst *I, lcp_problem *P)
 {
     if (P->zref || !I->ref) return LCP_OK;
-    const lcp_solver *s = bench_solver_find(I->ref);
+    const bench_ref_how how = {I->ref, 0, 0, 0, 0, 0, 0};
     double *z = lcp_calloc((size_t)(P->m > 0 ? P->m : 1), sizeof(double));
-    lcp_options o;
-    lcp_options_default(&o);
-    lcp_info info;
-    lcp_status st = s && z ? lcp_solve(s, P, &o, z, &info) : LCP_ERR_NOMEM;
-    if (st == LCP_OK || st == LCP_NONUNIQUE) {
+    lcp_status st = LCP_ERR_NOMEM;
+    if (z && bench_solver_find(I->ref) && bench_reference(P, &how, z, &st) == 0) {
         P->zref = z;
         return st;
     }

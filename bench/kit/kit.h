@@ -2,6 +2,7 @@
  * grid and table shares, knowing nothing of suites, grids or tables (it includes no other
  * folder of bench/).
  *   registry.c  the solvers: liblcp's registry, then liblcp-peers's, as one table
+ *   args.c      the one argument parser: every subcommand's flags as a table
  *   settings.c  the run settings: one table behind solve flags, suite keys, help, runs.csv
  *   util.c      clock, provenance, errors (one line each), option parsing, progress, output
  *               files and folders written whole (staging), locks, interrupted commands
@@ -123,6 +124,46 @@ int bench_parse_number(const char *s, double *v);
 /* 1 when argv[*k] is `--name value' (consumes the value) or `--name=value'; *val set.
  * -1 (message printed) when the value is missing. 0 when argv[*k] is another option. */
 int bench_opt(int argc, char **argv, int *k, const char *name, const char **val);
+/* The one argument parser of the subcommands (args.c): each describes its options as a
+ * table, one entry per flag, and its other words by one handler.  A handler takes the
+ * option's value (NULL for a flag, or for WORDS when none follows) and returns 0, or
+ * non-zero after one line on stderr. */
+typedef int bench_arg_fn(const char *cmd, const char *val, void *to);
+typedef enum {
+    BENCH_ARG_FLAG,  /* --name: *(int *)to = 1, or fn(cmd, NULL, to) */
+    BENCH_ARG_VALUE, /* --name V or --name=V: *(const char **)to = V, or fn(cmd, V, to) */
+    BENCH_ARG_WORDS  /* --name W...: the words up to the next option into *(bench_words *)to */
+} bench_arg_kind;
+typedef struct bench_words {
+    char **v; /* into argv */
+    int n;
+} bench_words;
+typedef struct bench_arg {
+    const char *name;    /* "--out" */
+    bench_arg_kind kind;
+    void *to;            /* where the value goes (or the handler's target) */
+    bench_arg_fn *fn;    /* NULL: store as the kind says */
+    const char *help;    /* one line: what it sets */
+} bench_arg;
+typedef struct bench_args {
+    const char *cmd;          /* the subcommand, for messages */
+    const bench_arg *arg;     /* the options */
+    int narg;
+    bench_arg_fn *word;       /* each word that is no option (instance, scene, folder) */
+    void *word_to;
+    /* an option no entry names (solve's settings flags): 1 taken, 0 not, -1 refused */
+    int (*option)(void *to, int argc, char **argv, int *k);
+    void *option_to;
+    int dash;                 /* 1: a lone "-" is an unknown option, 0: a word */
+} bench_args;
+#define BENCH_ARGS_HELP 1
+/* argv[1..argc-1] through p: 0, BENCH_ARGS_HELP at --help or -h (nothing printed), or 2
+ * (usage error, one line printed) at the first argument refused. */
+int bench_args_parse(const bench_args *p, int argc, char **argv);
+/* handlers for the options several subcommands share: --style (bench_style *to),
+ * --factor-tol (double *to) */
+bench_arg_fn bench_arg_style, bench_arg_factor_tol;
+#define BENCH_NARG(a) ((int)(sizeof(a) / sizeof((a)[0])))
 /* strict number parsing; on failure prints "lcpbench CMD: --opt: 'text' is not ..." */
 int bench_parse_double(const char *cmd, const char *opt, const char *s, double *out);
 int bench_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);

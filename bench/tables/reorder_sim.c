@@ -66,22 +66,11 @@ static lcp_status ref_hook(void *ctx, const prob_world *W, const lcp_problem *P0
         r->zref = z;
         r->cap = P0->m;
     }
-    lcp_problem P = *P0;
-    lcp_options o;
-    lcp_info info;
-    lcp_options_default(&o);
-    memset(r->zref, 0, (size_t)P.m * sizeof(double));
-    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), &P, &o, r->zref, &info);
-    if (st != LCP_OK && st != LCP_NONUNIQUE) {
-        lcp_options_default(&o);
-        o.tol = 1e-9;
-        o.max_iter = 20000;
-        o.warm = 1;
-        if (P.z0) memcpy(r->zref, P.z0, (size_t)P.m * sizeof(double));
-        st = lcp_solve(bench_solver_find("pgs"), &P, &o, r->zref, &info);
-        if (st < 0 || info.residual > 1e-6) return LCP_OK;
-    }
-    r->m = P.m;
+    /* PGS from z0 where ldlt-ref's friction loop did not settle */
+    static const bench_ref_how how = {NULL, 0, 0, 1e-9, 20000, 1, 1e-6};
+    lcp_status st;
+    if (bench_reference(P0, &how, r->zref, &st) < 0) return LCP_OK;
+    r->m = P0->m;
     r->have = 1;
     return LCP_OK;
 }

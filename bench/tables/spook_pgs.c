@@ -78,19 +78,12 @@ static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
         rc = 1;
         goto done;
     }
-    lcp_options o;
-    lcp_info info;
-    lcp_options_default(&o);
-    o.max_pivots = 20000;
-    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), P, &o, zr, &info);
-    if (st != LCP_OK && st != LCP_NONUNIQUE) {
-        lcp_options_default(&o);
-        o.tol = 1e-12;
-        o.max_iter = 200000;
-        memset(zr, 0, m * sizeof(double));
-        st = lcp_solve(bench_solver_find("pgs"), P, &o, zr, &info);
+    static const bench_ref_how how = {NULL, 20000, 0, 1e-12, 200000, 0, INFINITY};
+    lcp_status st;
+    int from = bench_reference(P, &how, zr, &st);
+    if (from != 0) {
         S->refname = "pgs to 1e-12 (ldlt-ref did not finish)";
-        if (st < 0) {
+        if (from < 0) {
             bench_error(t->cmd, "spheres: no reference (%s)", lcp_status_str(st));
             rc = 1;
             goto done;
@@ -99,6 +92,8 @@ static int error_curves(const bench_table_ctx *t, lcp_problem *P, spook *S)
     }
     P->zref = zr;
     zr = NULL;
+    lcp_options o;
+    lcp_info info;
     for (int warm = 0; warm < 2; warm++) {
         for (int k = 0; k <= KMAX; k++)
             for (int j = 0; j < 3; j++) S->res[warm][j][k] = NAN;
@@ -191,20 +186,12 @@ static void measure_instance(const lcp_problem *P0, inst_stat *o)
     lcp_info info;
     o->ok = 0;
     if (!zr || !w || !z) goto done;
-    lcp_options_default(&opt);
-    opt.max_pivots = 0;
-    lcp_status st = lcp_solve(bench_solver_find("ldlt-ref"), &P, &opt, zr, &info);
-    o->pgsref = 0;
-    if (st != LCP_OK && st != LCP_NONUNIQUE) {    /* its friction loop did not settle */
-        lcp_options_default(&opt);
-        opt.tol = 1e-9;
-        opt.max_iter = 20000;
-        opt.warm = 1;
-        if (P.z0) memcpy(zr, P.z0, m * sizeof(double));
-        st = lcp_solve(bench_solver_find("pgs"), &P, &opt, zr, &info);
-        if (st < 0 || info.residual > 1e-6) goto done;
-        o->pgsref = 1;
-    }
+    /* PGS from z0 where ldlt-ref's friction loop did not settle */
+    static const bench_ref_how how = {NULL, 0, 0, 1e-9, 20000, 1, 1e-6};
+    lcp_status st;
+    int from = bench_reference(&P, &how, zr, &st);
+    if (from < 0) goto done;
+    o->pgsref = from == 1;
     P.zref = zr;
     for (int warm = 0; warm < 2; warm++) {
         err_rec e = {&P, res[0], res[1], res[2], w};

@@ -4,7 +4,7 @@
 #   header and those of the layers below (and no other folder's header by path), and take
 #   symbols (nm: undefined in one object, defined in another) only from their own layer or
 #   those below; a table takes none from another table; and the objects' own graph has no
-#   cycle between two files.
+#   cycle between two files; and one argv loop (kit/args.c) parses every subcommand.
 set -u
 SRC=$1 OBJ=$2
 . "$(dirname "$0")/../common/tap.sh"
@@ -26,6 +26,14 @@ for f in "$SRC"/bench/*/*.[ch]; do
   done
 done
 ok "every file of bench/ includes only its layer's header and those below${bad:+ (not:$bad)}" test -z "$bad"
+# one argument parser: kit/args.c walks every subcommand's argv (a table of its flags);
+# no other file loops over argv or looks for --help (lcpbench.c's dispatch reads argv[1] only)
+loops=""
+for f in "$SRC"/bench/*/*.c; do
+  case ${f#$SRC/} in bench/kit/args.c|bench/cmd/lcpbench.c) continue ;; esac
+  grep -qE 'for \(int [a-z]+ = 1; [a-z]+ < argc|"--help"' "$f" && loops="$loops ${f#$SRC/}"
+done
+ok "one argv loop: only kit/args.c parses a subcommand's arguments${loops:+ (not:$loops)}" test -z "$loops"
 # symbols
 objs=$(ls "$OBJ"/*.c.o 2>/dev/null)
 ok "the harness's objects are built ($(echo "$objs" | wc -w) files)" test "$(echo "$objs" | wc -w)" -ge 30
