@@ -105,11 +105,26 @@ typedef struct prob_plane {
     double d;       /* free side: n.x >= d */
 } prob_plane;
 
+typedef enum prob_joint_kind {
+    PROB_JOINT_DISTANCE = 0, /* |p_a - p_b| = len: one bilateral row along p_a - p_b */
+    PROB_JOINT_AXIS,         /* (p_a - p_b).u = 0 along the world axis u: one bilateral row;
+                              * dim of them along x, y (, z) make a pin (prob_add_pin) */
+    PROB_JOINT_LIMIT,        /* 2D angle limit C = s (theta_a - theta_b) - len >= 0 (theta_b
+                              * = 0 for the world, s = u[2] = +-1): one unilateral row
+                              * (lo 0, hi inf), present in a step only when the limit may be
+                              * reached in it, C + h min(0, s (omega_a - omega_b)) <= margin
+                              * (prob_add_limit) */
+    PROB_JOINT_ANGLE         /* 2D angle lock C = theta_a - theta_b - len = 0: one bilateral
+                              * row (prob_add_limit with lo = hi) */
+} prob_joint_kind;
+
 typedef struct prob_joint {
     int a, b;       /* bodies; b < 0: anchored to the world point pb */
     double pa[3];   /* attachment on a, body frame */
     double pb[3];   /* attachment on b, body frame (world frame when b < 0) */
-    double len;     /* rest distance */
+    double len;     /* rest distance (distance), 0 (axis), the bound angle (limit) */
+    int kind;       /* prob_joint_kind; 0 (distance) from prob_add_joint */
+    double u[3];    /* axis: the world axis; limit: (0, 0, s); angle: (0, 0, 1) */
 } prob_joint;
 
 typedef struct prob_contact {
@@ -180,6 +195,15 @@ lcp_status prob_add_box(prob_world *W, int body, const double half[3]);
 lcp_status prob_add_plane(prob_world *W, const double n[3], double d);
 lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
                           const double pb[3], double len);
+/* A pin: point pa of a on point pb of b (world point when b < 0) as dim PROB_JOINT_AXIS rows
+ * along the world axes x, y (, z).  The explicit steppers of steppers.c (ivts, pbd, ...)
+ * and the modal analysis know distance joints only. */
+lcp_status prob_add_pin(prob_world *W, int a, int b, const double pa[3], const double pb[3]);
+/* 2D: the relative angle phi = theta_a - theta_b (theta_b = 0 when b < 0) kept in
+ * [lo, hi] (lo <= 0 <= hi) by two PROB_JOINT_LIMIT rows, phi - lo >= 0 and hi - phi >= 0;
+ * lo = hi = 0 locks it with one PROB_JOINT_ANGLE row (two opposite limit rows would make a
+ * singular pair). */
+lcp_status prob_add_limit(prob_world *W, int a, int b, double lo, double hi);
 /* Set the constant force on body k's centre (allocates W->force, zero elsewhere). */
 lcp_status prob_body_force(prob_world *W, int k, const double f[3]);
 /* Choose the solver by registry name with a sweep cap and tolerance (tol < 0: fixed); the

@@ -70,6 +70,10 @@ static const prob_scene registry[] = {
     {"mass-ratio", "a column of 5 disks, the top one 100x heavier (reverse=1: lighter)", 2,
      prob_mass_ratio_params, "hard families: mass ratios 1 to 1e4 (Andrews et al. 2017)",
      prob_setup_mass_ratio},
+    {"links", "10 rigid links 0.1 m 0.1 kg on pins with +-0.5 rad angle limits, hanging "
+     "(pose=1: draped over a disk)", 2, prob_links_params,
+     "hard families: jointed chains, bilateral pins and unilateral joint limits",
+     prob_setup_links},
 };
 
 const prob_scene *prob_scenes(int *count)
