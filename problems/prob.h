@@ -310,7 +310,29 @@ typedef struct prob_desc {
     int self_stress;         /* dim null(J_C^T) = |C| - rank(J_C), C = the contact rows
                               * (normal and friction); -1: not computed (|C| n > 4e6) */
     int self_stress_normal;  /* the same on the normal rows only (lo = 0, hi = inf) */
+    double cond;             /* lambda_max / lambda_min+ of A by Lanczos (prob_lanczos_cond,
+                              * seed 1); -1: not computed (too large, or A u = 0) */
+    double lambda_max, lambda_min; /* its two Ritz values (lambda_min: on range(A)) */
+    int lanczos_steps, lanczos_exact;
 } prob_desc;
+
+/* ---- the condition of A on its range (lanczos.c) ---------------------------------------- */
+
+typedef struct prob_cond {
+    double cond;        /* lambda_max / lambda_min */
+    double lambda_max;  /* the largest Ritz value */
+    double lambda_min;  /* the smallest Ritz value above 1e-10 lambda_max: on range(A) */
+    int steps;          /* Lanczos steps k (<= min(m, 200)) */
+    int exact;          /* 1: breakdown or k = m, the Ritz values are eigenvalues of A on
+                         * the Krylov space's invariant subspace (to rounding); 0: cond is a
+                         * lower bound */
+} prob_cond;
+
+/* Lanczos with full reorthogonalisation on the symmetric PSD A (or J Minv J^T + diag(E)
+ * without A), started from A u, u uniform from splitmix64(seed).  LCP_OK, LCP_ERR_ARG,
+ * LCP_ERR_NOMEM, LCP_ERR_TOO_LARGE (min(m, 200) m > 4e7), LCP_ERR_SINGULAR (A u = 0),
+ * LCP_ERR_BREAKDOWN (LAPACK).  Cost O(k nnz(A) + k^2 m). */
+lcp_status prob_lanczos_cond(const lcp_problem *P, uint64_t seed, prob_cond *C);
 
 /* The descriptors of the problem P (with J) of world W; contacts = the normal rows.  The
  * ranks by prob_rank on the dense rows (cost O(|C| n min(|C|, n))).  LCP_OK, LCP_ERR_ARG
@@ -318,7 +340,8 @@ typedef struct prob_desc {
 lcp_status prob_descriptors(const prob_world *W, const lcp_problem *P, prob_desc *D);
 
 /* A new text (lcp_alloc.h): P->meta followed by the descriptors as meta.txt lines
- * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal); NULL when
+ * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal,
+ * cond_lanczos, lambda_max, lambda_min_range, lanczos_steps, lanczos_exact); NULL when
  * out of memory or without J.  For `lcpbench capture': the stepper's hooks get P->meta
  * without them (the ranks cost a dense QR). */
 char *prob_meta_descriptors(const prob_world *W, const lcp_problem *P);
