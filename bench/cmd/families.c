@@ -46,12 +46,13 @@ enum { NFAM = (int)(sizeof families / sizeof families[0]) };
 
 static void help(void)
 {
-    printf("usage: lcpbench families --out DIR [--force]\n"
+    printf("usage: lcpbench families --out DIR [--sizes K] [--force]\n"
            "Capture the hard problem families (labelled by cause) at three sizes and three\n"
            "steps each into DIR/instances/FAMILY-SIZE-stepT, with DIR/suite.txt (lcpbench run\n"
            "DIR/suite.txt --out RUN) and DIR/families.csv (lcpbench profile RUN --families\n"
            "DIR/families.csv: the profiles of each family apart).\n"
            "  --out DIR       the folder to write (required)\n"
+           "  --sizes K       the K smallest sizes of each family only (1 to 3; default 3)\n"
            "  --force         replace a non-empty DIR\n"
            "families:\n");
     for (int f = 0; f < NFAM; f++)
@@ -143,6 +144,7 @@ int bench_cmd_families(int argc, char **argv)
 {
     const char *out = NULL;
     int force = 0;
+    long nsize = 3;
     for (int k = 1; k < argc; k++) {
         const char *v = NULL;
         int r;
@@ -151,6 +153,8 @@ int bench_cmd_families(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[k], "--force") == 0) {
             force = 1;
+        } else if ((r = bench_opt(argc, argv, &k, "--sizes", &v)) != 0) {
+            if (r < 0 || bench_parse_int(CMD, "--sizes", v, 1, 3, &nsize)) return 2;
         } else if ((r = bench_opt(argc, argv, &k, "--out", &v)) != 0) {
             if (r < 0) return 2;
             out = v;
@@ -180,7 +184,7 @@ int bench_cmd_families(int argc, char **argv)
                      "self_stress,cond_lanczos\n");
     }
     for (int f = 0; f < NFAM && !rc; f++)
-        for (int s = 0; s < 3 && !rc; s++) rc = capture(sg.work, out, &families[f], s, suite, csv);
+        for (int s = 0; s < nsize && !rc; s++) rc = capture(sg.work, out, &families[f], s, suite, csv);
     if (!rc)
         fprintf(suite, "set tol=1e-6 maxit=20000 reps=1 warm=1\n"
                        "solver pgs\n"
@@ -190,8 +194,8 @@ int bench_cmd_families(int argc, char **argv)
     if (csv && fclose(csv) != 0) rc = 1;
     if (bench_stage_commit(CMD, &sg, rc == 0) != 0) rc = 1;
     if (rc == 0)
-        fprintf(stderr, "lcpbench families: %d families x 3 sizes x 3 steps in %s (lcpbench "
+        fprintf(stderr, "lcpbench families: %d families x %ld sizes x 3 steps in %s (lcpbench "
                         "run %s/suite.txt --out RUN; lcpbench profile RUN --families "
-                        "%s/families.csv)\n", NFAM, out, out, out);
+                        "%s/families.csv)\n", NFAM, nsize, out, out, out);
     return rc;
 }

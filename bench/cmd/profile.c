@@ -331,10 +331,10 @@ int bench_cmd_profile(int argc, char **argv)
         if (!row || !inst) {
             bench_error(CMD, "out of memory");
             rc = 1;
-        } else if (bench_mkdir_p(sub, msg, sizeof msg) != 0) {
+        } else if (Q.np > 0 && bench_mkdir_p(sub, msg, sizeof msg) != 0) {
             bench_error(CMD, "%s", msg);
             rc = 1;
-        } else if (Q.np > 0) {
+        } else if (Q.np > 0) {                       /* a family without runs: no folder */
             rc |= draw(dir, sub, &T, &Q, cost, style, v, kk, &missing, &figs, &unread);
             fprintf(stderr, "lcpbench profile: family %s: %d instances in %s/family-%s\n",
                     fam[f], Q.np, path, fam[f]);
