@@ -74,6 +74,12 @@ static const prob_scene registry[] = {
      "(pose=1: draped over a disk)", 2, prob_links_params,
      "hard families: jointed chains, bilateral pins and unilateral joint limits",
      prob_setup_links},
+    {"silo", "a silo: 120 disks r 0.05 m (10% spread) in a container 4.5 disks wide, mu 0.5", 2,
+     prob_silo_params, "hard families: tall granular columns, wall friction (Janssen)",
+     prob_setup_silo},
+    {"kapla", "a Kapla-like tower: 6 crossed layers of two 12 x 2.4 x 0.8 cm plates", 3,
+     prob_kapla_params, "hard families: thin plates of aspect ratio 1:3:15, crossed layers",
+     prob_setup_kapla},
 };
 
 const prob_scene *prob_scenes(int *count)

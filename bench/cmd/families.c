@@ -6,8 +6,8 @@
  *     instance,family,scene,size,step,rows,contacts,bodies,mass_ratio,self_stress,cond_lanczos
  * which `lcpbench profile RUN --families DIR/families.csv' reads to draw the profiles of
  * each family apart.  The whole of DIR is written beside it and renamed into place.
- * Cost: the steps of every family's scene (at most 400 steps, 80 links or 24 bricks) and the
- * descriptors of 54 instances (dense ranks, Lanczos); seconds.
+ * Cost: the steps of every family's scene (at most 400 steps, 80 links, 120 disks or 24
+ * bricks) and the descriptors of 72 instances (dense ranks, Lanczos); seconds.
  */
 #include "cmd.h"
 #include "prob.h"
@@ -41,6 +41,10 @@ static const family families[] = {
      {NULL}, "n", {"5", "20", "80"}, {100, 200, 400}},
     {"links-draped", "links", "a jointed chain draped over a fixed disk: joints and contacts",
      {"pose=1", NULL}, "n", {"5", "20", "80"}, {100, 200, 400}},
+    {"silo", "silo", "a tall granular column in a narrow container: force chains, wall friction",
+     {"cols=3", NULL}, "n", {"15", "45", "120"}, {10, 50, 100}},
+    {"kapla", "kapla", "thin plates (1:3:15) in crossed layers: tiny inertia about the long axis",
+     {NULL}, "layers", {"2", "4", "8"}, {10, 30, 60}},
 };
 enum { NFAM = (int)(sizeof families / sizeof families[0]) };
 

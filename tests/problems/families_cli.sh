@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # families_cli.sh LCPBENCH: `lcpbench families' (bench/cmd/families.c; problems/README.md,
 # "Hard families") and `lcpbench profile --families' as TAP: the smallest size of every
-# family (--sizes 1: 6 families x 3 steps = 18 instances), meta.txt's family lines,
+# family (--sizes 1: 8 families x 3 steps = 24 instances), meta.txt's family lines,
 # families.csv and suite.txt over the same 18 instances, a byte-identical second capture,
 # a run of the suite cut to two families (one solver) and its profiles split by family;
 # the usage errors exit 2 with one line.
@@ -11,15 +11,15 @@ LB=$1
 F=$T/fam
 quiet() { "$@" >"$T/log" 2>&1; }
 ok "families/runs" quiet "$LB" families --out "$F" --sizes 1
-ok "families/18-instances" bash -c "[ \$(ls '$F/instances' | wc -l) -eq 18 ]"
-ok "families/csv-18-rows-and-head" bash -c "[ \$(wc -l < '$F/families.csv') -eq 19 ] &&
+ok "families/24-instances" bash -c "[ \$(ls '$F/instances' | wc -l) -eq 24 ]"
+ok "families/csv-24-rows-and-head" bash -c "[ \$(wc -l < '$F/families.csv') -eq 25 ] &&
   head -1 '$F/families.csv' | grep -q '^instance,family,scene,size,step,rows'"
-ok "families/suite-18-instances" bash -c "[ \$(grep -c '^instance ' '$F/suite.txt') -eq 18 ]"
+ok "families/suite-24-instances" bash -c "[ \$(grep -c '^instance ' '$F/suite.txt') -eq 24 ]"
 ok "families/meta-family-line" grep -qx "family = links-draped" \
   "$F/instances/links-draped-n5-step100/meta.txt"
 ok "families/meta-cond-line" grep -q "^cond_lanczos = " \
   "$F/instances/boxes-wall-layers2-cols3-step10/meta.txt"
-ok "families/six-families" bash -c "[ \$(cut -d, -f2 '$F/families.csv' | sed 1d | sort -u | wc -l) -eq 6 ]"
+ok "families/eight-families" bash -c "[ \$(cut -d, -f2 '$F/families.csv' | sed 1d | sort -u | wc -l) -eq 8 ]"
 "$LB" families --out "$T/fam2" --sizes 1 >/dev/null 2>&1
 ok "families/recapture-byte-identical" diff -r "$F" "$T/fam2"
 ok "families/refuses-non-empty-dir" bash -c "! '$LB' families --out '$F' --sizes 1 >/dev/null 2>&1"
