@@ -28,4 +28,7 @@ three-spheres   --at 1                                         # three-spheres-s
 chain           --at 300                                       # chain-step300
 boxes           --param n=5 --at 10 --name boxes-tower-5       # boxes-tower-5-step10
 mass-ratio      --param ratio=10000 --at 10 --name mass-ratio-1e4  # mass-ratio-1e4-step10
+links           --param pose=1 --at 200 --name links-draped-10 # links-draped-10-step200
+silo            --param n=24 --param cols=3 --at 60 --name silo-24 # silo-24-step60
+kapla           --param layers=3 --at 10 --name kapla-3        # kapla-3-step10
 LIST

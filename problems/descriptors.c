@@ -10,6 +10,8 @@
  * Rows by their bounds: bilateral lo = -inf and hi = +inf; normal lo = 0, hi = +inf;
  * friction: findex >= 0; contact rows = normal and friction.  (Restricted to the rows
  * active in a solution, the same count is the amgs-regime table's.)
+ * And the condition of A on its range, lambda_max / lambda_min+, by Lanczos (lanczos.c,
+ * prob_lanczos_cond, seed 1).
  * Needs: P with J.  Cost: two dense column-pivoted QRs, O(|C| n min(|C|, n)); skipped
  * (-1) when |C| n > 4e6 (a dense copy above 32 MB).
  */
@@ -75,6 +77,15 @@ lcp_status prob_descriptors(const prob_world *W, const lcp_problem *P, prob_desc
     D->bilateral_share = P->m > 0 ? (double)D->bilateral / P->m : 0.0;
     D->self_stress = null_dim(P, 0);
     D->self_stress_normal = null_dim(P, 1);
+    prob_cond C;
+    D->cond = D->lambda_max = D->lambda_min = -1.0;
+    if (prob_lanczos_cond(P, 1, &C) == LCP_OK) {
+        D->cond = C.cond;
+        D->lambda_max = C.lambda_max;
+        D->lambda_min = C.lambda_min;
+        D->lanczos_steps = C.steps;
+        D->lanczos_exact = C.exact;
+    }
     return LCP_OK;
 }
 
@@ -82,12 +93,15 @@ char *prob_meta_descriptors(const prob_world *W, const lcp_problem *P)
 {
     prob_desc D;
     if (prob_descriptors(W, P, &D) != LCP_OK) return NULL;
-    char add[320];
+    char add[640];
     int k = snprintf(add, sizeof add,
                      "mass_ratio = %.10g\nbilateral_rows = %d\nbilateral_share = %.10g\n"
-                     "self_stress = %d\nself_stress_normal = %d\n",
+                     "self_stress = %d\nself_stress_normal = %d\ncond_lanczos = %.6g\n"
+                     "lambda_max = %.6g\nlambda_min_range = %.6g\nlanczos_steps = %d\n"
+                     "lanczos_exact = %d\n",
                      D.mass_ratio, D.bilateral, D.bilateral_share, D.self_stress,
-                     D.self_stress_normal);
+                     D.self_stress_normal, D.cond, D.lambda_max, D.lambda_min,
+                     D.lanczos_steps, D.lanczos_exact);
     size_t len = P->meta ? strlen(P->meta) : 0;
     char *s = lcp_malloc(len + (size_t)k + 1, 1);
     if (!s) return NULL;

@@ -35,6 +35,9 @@ lcp_status prob_tv_check(const prob_world *W, char *msg, size_t msglen)
                         "joints only)", W->npl, W->ng);
     for (int j = 0; j < W->nj; j++) {
         const prob_joint *J = &W->joint[j];
+        if (J->kind != PROB_JOINT_DISTANCE)
+            return lcp_fail(msg, msglen, LCP_ERR_UNSUPPORTED,
+                            "joint %d is a pin, limit or angle lock (distance joints only)", j);
         if (v3_dot(J->pa, J->pa) != 0.0 || (J->b >= 0 && v3_dot(J->pb, J->pb) != 0.0))
             return lcp_fail(msg, msglen, LCP_ERR_UNSUPPORTED,
                             "joint %d is attached off a body centre: lever arms are not "

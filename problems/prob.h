@@ -105,11 +105,26 @@ typedef struct prob_plane {
     double d;       /* free side: n.x >= d */
 } prob_plane;
 
+typedef enum prob_joint_kind {
+    PROB_JOINT_DISTANCE = 0, /* |p_a - p_b| = len: one bilateral row along p_a - p_b */
+    PROB_JOINT_AXIS,         /* (p_a - p_b).u = 0 along the world axis u: one bilateral row;
+                              * dim of them along x, y (, z) make a pin (prob_add_pin) */
+    PROB_JOINT_LIMIT,        /* 2D angle limit C = s (theta_a - theta_b) - len >= 0 (theta_b
+                              * = 0 for the world, s = u[2] = +-1): one unilateral row
+                              * (lo 0, hi inf), present in a step only when the limit may be
+                              * reached in it, C + h min(0, s (omega_a - omega_b)) <= margin
+                              * (prob_add_limit) */
+    PROB_JOINT_ANGLE         /* 2D angle lock C = theta_a - theta_b - len = 0: one bilateral
+                              * row (prob_add_limit with lo = hi) */
+} prob_joint_kind;
+
 typedef struct prob_joint {
     int a, b;       /* bodies; b < 0: anchored to the world point pb */
     double pa[3];   /* attachment on a, body frame */
     double pb[3];   /* attachment on b, body frame (world frame when b < 0) */
-    double len;     /* rest distance */
+    double len;     /* rest distance (distance), 0 (axis), the bound angle (limit) */
+    int kind;       /* prob_joint_kind; 0 (distance) from prob_add_joint */
+    double u[3];    /* axis: the world axis; limit: (0, 0, s); angle: (0, 0, 1) */
 } prob_joint;
 
 typedef struct prob_contact {
@@ -180,6 +195,15 @@ lcp_status prob_add_box(prob_world *W, int body, const double half[3]);
 lcp_status prob_add_plane(prob_world *W, const double n[3], double d);
 lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
                           const double pb[3], double len);
+/* A pin: point pa of a on point pb of b (world point when b < 0) as dim PROB_JOINT_AXIS rows
+ * along the world axes x, y (, z).  The explicit steppers of steppers.c (ivts, pbd, ...)
+ * and the modal analysis know distance joints only. */
+lcp_status prob_add_pin(prob_world *W, int a, int b, const double pa[3], const double pb[3]);
+/* 2D: the relative angle phi = theta_a - theta_b (theta_b = 0 when b < 0) kept in
+ * [lo, hi] (lo <= 0 <= hi) by two PROB_JOINT_LIMIT rows, phi - lo >= 0 and hi - phi >= 0;
+ * lo = hi = 0 locks it with one PROB_JOINT_ANGLE row (two opposite limit rows would make a
+ * singular pair). */
+lcp_status prob_add_limit(prob_world *W, int a, int b, double lo, double hi);
 /* Set the constant force on body k's centre (allocates W->force, zero elsewhere). */
 lcp_status prob_body_force(prob_world *W, int k, const double f[3]);
 /* Choose the solver by registry name with a sweep cap and tolerance (tol < 0: fixed); the
@@ -286,7 +310,29 @@ typedef struct prob_desc {
     int self_stress;         /* dim null(J_C^T) = |C| - rank(J_C), C = the contact rows
                               * (normal and friction); -1: not computed (|C| n > 4e6) */
     int self_stress_normal;  /* the same on the normal rows only (lo = 0, hi = inf) */
+    double cond;             /* lambda_max / lambda_min+ of A by Lanczos (prob_lanczos_cond,
+                              * seed 1); -1: not computed (too large, or A u = 0) */
+    double lambda_max, lambda_min; /* its two Ritz values (lambda_min: on range(A)) */
+    int lanczos_steps, lanczos_exact;
 } prob_desc;
+
+/* ---- the condition of A on its range (lanczos.c) ---------------------------------------- */
+
+typedef struct prob_cond {
+    double cond;        /* lambda_max / lambda_min */
+    double lambda_max;  /* the largest Ritz value */
+    double lambda_min;  /* the smallest Ritz value above 1e-10 lambda_max: on range(A) */
+    int steps;          /* Lanczos steps k (<= min(m, 200)) */
+    int exact;          /* 1: breakdown or k = m, the Ritz values are eigenvalues of A on
+                         * the Krylov space's invariant subspace (to rounding); 0: cond is a
+                         * lower bound */
+} prob_cond;
+
+/* Lanczos with full reorthogonalisation on the symmetric PSD A (or J Minv J^T + diag(E)
+ * without A), started from A u, u uniform from splitmix64(seed).  LCP_OK, LCP_ERR_ARG,
+ * LCP_ERR_NOMEM, LCP_ERR_TOO_LARGE (min(m, 200) m > 4e7), LCP_ERR_SINGULAR (A u = 0),
+ * LCP_ERR_BREAKDOWN (LAPACK).  Cost O(k nnz(A) + k^2 m). */
+lcp_status prob_lanczos_cond(const lcp_problem *P, uint64_t seed, prob_cond *C);
 
 /* The descriptors of the problem P (with J) of world W; contacts = the normal rows.  The
  * ranks by prob_rank on the dense rows (cost O(|C| n min(|C|, n))).  LCP_OK, LCP_ERR_ARG
@@ -294,7 +340,8 @@ typedef struct prob_desc {
 lcp_status prob_descriptors(const prob_world *W, const lcp_problem *P, prob_desc *D);
 
 /* A new text (lcp_alloc.h): P->meta followed by the descriptors as meta.txt lines
- * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal); NULL when
+ * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal,
+ * cond_lanczos, lambda_max, lambda_min_range, lanczos_steps, lanczos_exact); NULL when
  * out of memory or without J.  For `lcpbench capture': the stepper's hooks get P->meta
  * without them (the ranks cost a dense QR). */
 char *prob_meta_descriptors(const prob_world *W, const lcp_problem *P);

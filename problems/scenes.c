@@ -70,6 +70,16 @@ static const prob_scene registry[] = {
     {"mass-ratio", "a column of 5 disks, the top one 100x heavier (reverse=1: lighter)", 2,
      prob_mass_ratio_params, "hard families: mass ratios 1 to 1e4 (Andrews et al. 2017)",
      prob_setup_mass_ratio},
+    {"links", "10 rigid links 0.1 m 0.1 kg on pins with +-0.5 rad angle limits, hanging "
+     "(pose=1: draped over a disk)", 2, prob_links_params,
+     "hard families: jointed chains, bilateral pins and unilateral joint limits",
+     prob_setup_links},
+    {"silo", "a silo: 120 disks r 0.05 m (10% spread) in a container 4.5 disks wide, mu 0.5", 2,
+     prob_silo_params, "hard families: tall granular columns, wall friction (Janssen)",
+     prob_setup_silo},
+    {"kapla", "a Kapla-like tower: 6 crossed layers of two 12 x 2.4 x 0.8 cm plates", 3,
+     prob_kapla_params, "hard families: thin plates of aspect ratio 1:3:15, crossed layers",
+     prob_setup_kapla},
 };
 
 const prob_scene *prob_scenes(int *count)

@@ -5,6 +5,10 @@
  *         contact tangent  J_t = [ t, r_a x t | -t, -(r_b x t) ]        lo -mu, hi mu,
  *                          findex = the normal row (only when mu > 0)
  *         joint            J_j = [ n, s_a x n | -n, -(s_b x n) ],  n = (p_a - p_b)/|.|, lo -inf
+ *                          (distance; an axis joint: n = its world axis u, C = (p_a - p_b).u)
+ *         limit (2D)       J_l = [ 0, s | 0, -s ],  C = s (theta_a - theta_b) - bound, lo 0,
+ *                          present only when C + h min(0, J_l v_k) <= margin; an angle lock
+ *                          the same row with s = 1, lo -inf (prob_joint_kind)
  *         (r = lever arm to the contact point on each body, s to the attachment point;
  *          2D keeps (x, y) of the linear part and z of the angular part)
  *   SPOOK: a = 4/(h(1+4d)), Ups = 1/(1+4d), E_i = 4 eps/(h^2(1+4d))
@@ -44,9 +48,9 @@ static double now(void)
 /* heights of the rows (row_heights, ordering `height'): m keys, lcp_malloc'd; NULL on
  * failure */
 static double *row_heights(const prob_world *W, const prob_contact *c, int nc, int rpc,
-                           const double *R)
+                           const double *R, const int *jrow, int njr)
 {
-    int m = nc * rpc + W->nj;
+    int m = nc * rpc + njr;
     double *key = lcp_malloc((size_t)m + 1, sizeof(double));
     if (!key) return NULL;
     double up[3] = {-W->gravity[0], -W->gravity[1], -W->gravity[2]};
@@ -62,13 +66,14 @@ static double *row_heights(const prob_world *W, const prob_contact *c, int nc, i
     }
     for (int j = 0; j < W->nj; j++) {
         const prob_joint *J = &W->joint[j];
+        if (jrow[j] < 0) continue;
         double sa[3], sb[3] = {0, 0, 0}, p[3];
         m3_apply(R + 9 * J->a, J->pa, sa);
         if (J->b >= 0) m3_apply(R + 9 * J->b, J->pb, sb);
         for (int i = 0; i < 3; i++)
             p[i] = 0.5 * (W->pos[3 * J->a + i] + sa[i] +
                           (J->b >= 0 ? W->pos[3 * J->b + i] + sb[i] : J->pb[i]));
-        key[nc * rpc + j] = v3_dot(p, up);
+        key[nc * rpc + jrow[j]] = v3_dot(p, up);
     }
     return key;
 }
@@ -114,20 +119,15 @@ static void emit(rowbuild *B, int k, double sign, const double lin[3], const dou
     }
 }
 
-/* row r along direction u with lever arms la (body a) and lb (body b, if b >= 0); rows
- * must come in order 0, 1, ... */
-static void emit_dir(rowbuild *B, int r, int a, int b, const double u[3], const double la[3],
-                     const double lb[3])
+/* row r = [lin, ang_a] on body a and -[lin, ang_b] on body b (if b >= 0); rows must come in
+ * order 0, 1, ... */
+static void emit_row(rowbuild *B, int r, int a, int b, const double lin[3],
+                     const double ang_a[3], const double ang_b[3])
 {
-    double ang[3];
     int start = B->nt;
     B->jvs = B->jvk = 0.0;
-    v3_cross(la, u, ang);                          /* r_a x u */
-    emit(B, a, 1.0, u, ang);
-    if (b >= 0) {
-        v3_cross(lb, u, ang);                      /* r_b x u */
-        emit(B, b, -1.0, u, ang);
-    }
+    emit(B, a, 1.0, lin, ang_a);
+    if (b >= 0) emit(B, b, -1.0, lin, ang_b);
     int *j = B->J->j;
     double *x = B->J->x;
     for (int k = start + 1; k < B->nt; k++)        /* columns ascending (b < a: joints) */
@@ -138,6 +138,42 @@ static void emit_dir(rowbuild *B, int r, int a, int b, const double u[3], const 
             j[t - 1] = tj, x[t - 1] = tx;
         }
     B->J->p[r + 1] = B->nt;
+}
+
+/* row r along direction u with lever arms la (body a) and lb (body b, if b >= 0) */
+static void emit_dir(rowbuild *B, int r, int a, int b, const double u[3], const double la[3],
+                     const double lb[3])
+{
+    double anga[3], angb[3] = {0, 0, 0};
+    v3_cross(la, u, anga);                         /* r_a x u */
+    if (b >= 0) v3_cross(lb, u, angb);             /* r_b x u */
+    emit_row(B, r, a, b, u, anga, angb);
+}
+
+/* the limit's C = s (theta_a - theta_b) - len (2D) and its rate s (omega_a - omega_b) at v */
+static double limit_gap(const prob_world *W, const prob_joint *J, const double *v, double *rate)
+{
+    double s = J->u[2], tb = J->b >= 0 ? W->rot[4 * J->b] : 0.0;
+    double wb = J->b >= 0 ? v[3 * J->b + 2] : 0.0;
+    *rate = s * (v[3 * J->a + 2] - wb);
+    return s * (W->rot[4 * J->a] - tb) - J->len;
+}
+
+/* jrow[j] = the row of joint j after the contact rows (from 0), -1 for a limit absent this
+ * step (C + h min(0, rate) > margin); returns the joint rows */
+static int joint_rows(const prob_world *W, int *jrow)
+{
+    int k = 0;
+    for (int j = 0; j < W->nj; j++) {
+        const prob_joint *J = &W->joint[j];
+        jrow[j] = k;
+        if (J->kind == PROB_JOINT_LIMIT) {
+            double rate, C = limit_gap(W, J, W->vel, &rate);
+            if (C + W->h * fmin(0.0, rate) > W->margin) jrow[j] = -1;
+        }
+        k += jrow[j] >= 0;
+    }
+    return k;
 }
 
 /* Minv (n x n, full storage): 1/m on the linear dofs, the world inverse inertia
@@ -250,7 +286,8 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
     double *R = lcp_malloc(9 * (size_t)nb, sizeof(double));
     double *vk = lcp_malloc((size_t)n, sizeof(double));
     double *vs = lcp_malloc((size_t)n, sizeof(double));
-    if (!R || !vk || !vs) st = LCP_ERR_NOMEM;
+    int *jrow = lcp_malloc((size_t)W->nj + 1, sizeof(int));
+    if (!R || !vk || !vs || !jrow) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) {
         for (int k = 0; k < nb; k++) prob_rotation(W, k, R + 9 * k);
         memcpy(vk, W->vel, (size_t)n * sizeof(double));
@@ -268,13 +305,15 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
     }
     double t1 = now();
     int fr = W->mu > 0.0 ? dim - 1 : 0, rpc = 1 + fr;
-    int m = nc * rpc + W->nj;
+    int njr = st == LCP_OK ? joint_rows(W, jrow) : 0;   /* joint rows present this step */
+    int m = nc * rpc + njr;
     if (st == LCP_OK) {
         info->warm_matched = warm_start(W->c, W->nc, c, nc);
         if (m > 0) st = lcp_problem_alloc_vectors(&P, m);
         long cap = 0;                              /* entries of J: nd per body per row */
         for (int k = 0; k < nc; k++) cap += (long)rpc * nd * (c[k].b >= 0 ? 2 : 1);
-        for (int j = 0; j < W->nj; j++) cap += (long)nd * (W->joint[j].b >= 0 ? 2 : 1);
+        for (int j = 0; j < W->nj; j++)
+            if (jrow[j] >= 0) cap += (long)nd * (W->joint[j].b >= 0 ? 2 : 1);
         if (cap > INT32_MAX) st = LCP_ERR_TOO_LARGE;
         if (m > 0 && st == LCP_OK) st = lcp_csr_alloc(&P.J, m, n, (int)cap);
         if (m > 0 && st == LCP_OK) st = lcp_csr_alloc(&P.Minv, n, n, 12 * nb);
@@ -321,7 +360,20 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
         }
         for (int j = 0; j < W->nj; j++) {
             const prob_joint *J = &W->joint[j];
-            int r = nc * rpc + j;
+            if (jrow[j] < 0) continue;                        /* a limit out of reach */
+            int r = nc * rpc + jrow[j];
+            P.lo[r] = -INFINITY;
+            P.hi[r] = INFINITY;
+            P.E[r] = Ei;
+            P.z0[r] = W->zj[j];
+            if (fr) P.findex[r] = -1;
+            if (J->kind == PROB_JOINT_LIMIT || J->kind == PROB_JOINT_ANGLE) {
+                double zero[3] = {0, 0, 0}, rate, C = limit_gap(W, J, vs, &rate);
+                emit_row(&B, r, J->a, J->b, zero, J->u, J->u);   /* J = [0, s | 0, -s] */
+                P.q[r] = B.jvs + a * C - ups * B.jvk;        /* q = J v* + a C - Ups J v_k */
+                if (J->kind == PROB_JOINT_LIMIT) P.lo[r] = 0.0;
+                continue;
+            }
             double sa[3], sb[3] = {0, 0, 0}, pa[3], pb[3], dv[3];
             m3_apply(R + 9 * J->a, J->pa, sa);
             if (J->b >= 0) m3_apply(R + 9 * J->b, J->pb, sb);
@@ -330,16 +382,16 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
                 pb[i] = J->b >= 0 ? W->pos[3 * J->b + i] + sb[i] : J->pb[i];
                 dv[i] = pa[i] - pb[i];
             }
+            if (J->kind == PROB_JOINT_AXIS) {                 /* C = (p_a - p_b).u */
+                emit_dir(&B, r, J->a, J->b, J->u, sa, sb);
+                P.q[r] = B.jvs + a * v3_dot(dv, J->u) - ups * B.jvk;
+                continue;
+            }
             double dist = sqrt(v3_dot(dv, dv)), nj[3] = {0, 1, 0};
             if (dist > 0.0)
                 for (int i = 0; i < 3; i++) nj[i] = dv[i] / dist;
             emit_dir(&B, r, J->a, J->b, nj, sa, sb);
             P.q[r] = B.jvs + a * (dist - J->len) - ups * B.jvk; /* q = J v* + a C - Ups J v_k */
-            P.lo[r] = -INFINITY;
-            P.hi[r] = INFINITY;
-            P.E[r] = Ei;
-            P.z0[r] = W->zj[j];
-            if (fr) P.findex[r] = -1;
         }
         P.n = n;
         minv_build(W, R, &P.Minv);
@@ -375,7 +427,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
             memcpy(z, P.z0, (size_t)m * sizeof(double));
             lcp_options opt = W->opt;
             double *key = NULL;
-            if (opt.order == LCP_ORDER_HEIGHT) opt.rowkey = key = row_heights(W, c, nc, rpc, R);
+            if (opt.order == LCP_ORDER_HEIGHT) opt.rowkey = key = row_heights(W, c, nc, rpc, R, jrow, njr);
             lcp_status ss = opt.order == LCP_ORDER_HEIGHT && !key
                                 ? LCP_ERR_NOMEM
                                 : lcp_solve(W->solver, &P, &opt, z, &li);
@@ -398,7 +450,7 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
             for (int i = 0; i < n; i++) W->vel[i] += vs[i];   /* v = v* + Minv J^T z */
             for (int k = 0; k < nc; k++)
                 for (int f = 0; f < rpc; f++) c[k].z[f] = z[k * rpc + f];
-            for (int j = 0; j < W->nj; j++) W->zj[j] = z[nc * rpc + j];
+            for (int j = 0; j < W->nj; j++) W->zj[j] = jrow[j] >= 0 ? z[nc * rpc + jrow[j]] : 0.0;
         }
     } else if (st == LCP_OK) {
         memcpy(W->vel, vs, (size_t)n * sizeof(double));      /* nothing to solve */
@@ -434,5 +486,6 @@ lcp_status prob_step(prob_world *W, prob_hook_fn *hook, void *ctx, prob_step_inf
     lcp_free(R);
     lcp_free(vk);
     lcp_free(vs);
+    lcp_free(jrow);
     return st;
 }

@@ -183,8 +183,54 @@ lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
     memcpy(j->pa, pa, sizeof j->pa);
     memcpy(j->pb, pb, sizeof j->pb);
     j->len = len;
+    j->kind = PROB_JOINT_DISTANCE;
+    memset(j->u, 0, sizeof j->u);
     W->zj[W->nj++] = 0.0;
     return LCP_OK;
+}
+
+/* one joint of kind k with the given u and len (prob_add_pin, prob_add_limit) */
+static lcp_status add_kind(prob_world *W, int a, int b, const double pa[3],
+                           const double pb[3], int kind, const double u[3], double len)
+{
+    lcp_status st = grow((void **)&W->joint, &W->caps[2], W->nj + 1, sizeof(prob_joint));
+    int cap = W->caps[3];
+    if (st == LCP_OK) st = grow((void **)&W->zj, &cap, W->nj + 1, sizeof(double));
+    W->caps[3] = cap;
+    if (st != LCP_OK) return st;
+    prob_joint *j = &W->joint[W->nj];
+    j->a = a;
+    j->b = b < 0 ? -1 : b;
+    memcpy(j->pa, pa, sizeof j->pa);
+    memcpy(j->pb, pb, sizeof j->pb);
+    j->len = len;
+    j->kind = kind;
+    memcpy(j->u, u, sizeof j->u);
+    W->zj[W->nj++] = 0.0;
+    return LCP_OK;
+}
+
+lcp_status prob_add_pin(prob_world *W, int a, int b, const double pa[3], const double pb[3])
+{
+    if (!W || a < 0 || a >= W->nb || b >= W->nb || a == b || !pa || !pb) return LCP_ERR_ARG;
+    lcp_status st = LCP_OK;
+    for (int i = 0; i < W->dim && st == LCP_OK; i++) {
+        double u[3] = {i == 0, i == 1, i == 2};              /* the world axes */
+        st = add_kind(W, a, b, pa, pb, PROB_JOINT_AXIS, u, 0.0);
+    }
+    return st;
+}
+
+lcp_status prob_add_limit(prob_world *W, int a, int b, double lo, double hi)
+{
+    if (!W || W->dim != 2 || a < 0 || a >= W->nb || b >= W->nb || a == b || !(lo <= 0.0) ||
+        !(hi >= 0.0) || !isfinite(lo) || !isfinite(hi))
+        return LCP_ERR_ARG;
+    double zero[3] = {0, 0, 0}, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
+    if (lo == 0.0 && hi == 0.0) return add_kind(W, a, b, zero, zero, PROB_JOINT_ANGLE, up, 0.0);
+    lcp_status st = add_kind(W, a, b, zero, zero, PROB_JOINT_LIMIT, up, lo);  /* phi - lo */
+    if (st == LCP_OK) st = add_kind(W, a, b, zero, zero, PROB_JOINT_LIMIT, down, -hi);
+    return st;                                                  /* -phi - (-hi) = hi - phi */
 }
 
 lcp_status prob_body_force(prob_world *W, int k, const double f[3])

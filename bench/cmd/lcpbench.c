@@ -22,6 +22,7 @@ static const bench_command commands[] = {
     {"solve", bench_cmd_solve, "solve instance folders with named solvers, CSV on stdout"},
     {"capture", bench_cmd_capture, "step a scene and write the LCP of chosen steps as folders"},
     {"simulate", bench_cmd_simulate, "step a scene, one CSV line per step (stepper's solver)"},
+    {"families", bench_cmd_families, "capture the hard problem families with a suite over them"},
     {"run", bench_cmd_run, "run a suite (instances x solvers): runs.csv, histories, plots"},
     {"plot", bench_cmd_plot, "redraw the convergence figures of a run folder"},
     {"profile", bench_cmd_profile, "performance and data profiles of a run folder"},

@@ -12,6 +12,10 @@
  *               iterations when the final residual is <= eps), +inf when never
  *     d_s(k) = |{p : k_{p,s} <= k}| / n_p,   for eps = 1e-2, 1e-4, 1e-6, 1e-8, 1e-10.
  * k_{p,s} comes from the report kit's history reader (bench_history_reach: at or below).
+ * FAMILIES (--families FILE, a CSV instance,family: lcpbench families' families.csv): the
+ * same profiles over the instances of each family alone, in DIR/profile/family-FAMILY/ (the
+ * ratios to the best setting taken within the family's instances, which is per instance
+ * anyway); instances absent from FILE are in the overall profiles only.
  * Outputs in DIR/profile/: perf-COST.{csv,gp,png,pdf} and data-EPS.{csv,gp,png,pdf}; each
  * .csv holds the step breakpoints (series,x,y; one block per setting, label order of
  * runs.csv).
@@ -99,7 +103,10 @@ static void help(void)
            "DIR/profile/perf-COST.{csv,gp,png,pdf} and data-EPS.{csv,gp,png,pdf}.\n"
            "  --cost C    performance profile cost (default all): time (median time_s),\n"
            "              iterations (iter_to_tol), work (work units)\n"
-           "  --style S   figures: paper (default) or mono\n");
+           "  --style S   figures: paper (default) or mono\n"
+           "  --families FILE  also the profiles of each family apart, in\n"
+           "              DIR/profile/family-FAMILY/ (FILE: a CSV with the columns instance\n"
+           "              and family, as lcpbench families writes families.csv)\n");
 }
 
 /* the run folder: one */
@@ -125,10 +132,11 @@ static int cost_arg(const char *cmd, const char *v, void *to)
 
 /* the options; 0, 2 after one error line, 3 after --help */
 static int parse(int argc, char **argv, const char **dir, const char **cost,
-                 bench_style *style)
+                 bench_style *style, const char **fams)
 {
     const bench_arg args[] = {
         {"--style", BENCH_ARG_VALUE, style, bench_arg_style, "paper or mono"},
+        {"--families", BENCH_ARG_VALUE, fams, NULL, "instance,family CSV"},
         {"--cost", BENCH_ARG_VALUE, cost, cost_arg, "time, iterations, work or all"},
     };
     const bench_args p = {CMD, args, BENCH_NARG(args), folder, dir, NULL, NULL, 0};
@@ -186,36 +194,105 @@ static int index_runs(const bench_csv *T, prof *P)
     return 0;
 }
 
-/* the sweeps of each run to each accuracy into kk (np x ns x NACC; inf where no run);
- * 1 when a history could not be read (one error line) */
-static int reach_all(const char *dir, const bench_csv *T, const prof *P, double *kk)
+/* the performance and data profiles of the instances of P into out (the run folder dir's
+ * runs T); v: np ns, kk: np ns NACC of work.  0, or 1 (*unread: a history could not be read) */
+static int draw(const char *dir, const char *out, const bench_csv *T, const prof *P,
+                const char *cost, bench_style style, double *v, double *kk, int *missing,
+                int *figs, int *unread)
 {
+    int rc = 0, failures = bench_write_failures();
+    size_t nps = (size_t)P->np * (size_t)P->ns;
+    static const char *const costs[3] = {"time", "iterations", "work"};
+    for (int c = 0; c < 3; c++) {
+        if (strcmp(cost, "all") && strcmp(cost, costs[c])) continue;
+        perf_ratios(T, P, c, v);
+        char base[64], title[128], xl[64];
+        snprintf(base, sizeof base, "perf-%s", costs[c]);
+        snprintf(title, sizeof title, "performance profile: %s to the tolerance", costs[c]);
+        snprintf(xl, sizeof xl, "log2(tau), tau = %s / best %s", costs[c], costs[c]);
+        rc |= figure(out, base, P, v, 0.5, title, xl, style, missing);
+        (*figs)++;
+        if (bench_write_failures() != failures) return rc;   /* a full disk: stop */
+    }
     for (int p = 0; p < P->np; p++)
         for (int s = 0; s < P->ns; s++) {
             int r = P->row[p * P->ns + s];
             double *k = kk + (size_t)(p * P->ns + s) * NACC;
-            if (r >= 0 && reach(dir, T, r, k)) return 1;
+            if (r >= 0 && reach(dir, T, r, k)) {    /* the staged figures are dropped */
+                *unread = 1;
+                return 1;
+            }
             if (r < 0)
                 for (int a = 0; a < NACC; a++) k[a] = INFINITY;
         }
-    return 0;
+    for (int a = 0; a < NACC; a++) {
+        for (size_t k = 0; k < nps; k++) v[k] = kk[k * NACC + (size_t)a];
+        char base[64], title[128];
+        snprintf(base, sizeof base, "data-%.0e", accuracies[a]);
+        snprintf(title, sizeof title, "data profile: ||r||_2 <= %.0e within k sweeps",
+                 accuracies[a]);
+        rc |= figure(out, base, P, v, 1.0, title, "sweeps k", style, missing);
+        (*figs)++;
+        if (bench_write_failures() != failures) return rc;
+    }
+    return rc;
+}
+
+/* --families FILE: a CSV with the columns instance and family (lcpbench families) */
+static const char *family_of(const bench_csv *G, const char *inst)
+{
+    int ci = bench_csv_col(G, "instance"), cf = bench_csv_col(G, "family");
+    for (int r = 0; r < G->nrow; r++)
+        if (!strcmp(bench_csv_get(G, r, ci), inst)) return bench_csv_get(G, r, cf);
+    return "";
 }
 
 int bench_cmd_profile(int argc, char **argv)
 {
-    const char *dir = NULL, *cost = "all";
+    const char *dir = NULL, *cost = "all", *fams = NULL;
     bench_style style = BENCH_STYLE_PAPER;
-    int rc = parse(argc, argv, &dir, &cost, &style);
+    int rc = parse(argc, argv, &dir, &cost, &style, &fams);
     if (rc) return rc == 3 ? 0 : rc;
+    bench_csv G = {0};
+    const char **fam = NULL;      /* the families of --families, in file order */
+    int nfam = 0;
+    if (fams) {
+        char msg[BENCH_PATH + 400];
+        if (bench_csv_read(fams, &G, msg, sizeof msg) != 0) {
+            bench_error(CMD, "%s", msg);
+            return 1;
+        }
+        int cf = bench_csv_col(&G, "family");
+        fam = lcp_malloc((size_t)G.nrow + 1, sizeof *fam);
+        if (bench_csv_col(&G, "instance") < 0 || cf < 0 || !fam) {
+            bench_error(CMD, "%s: %s", fams, fam ? "no instance and family columns (lcpbench "
+                                                   "families writes them)" : "out of memory");
+            lcp_free(fam);
+            bench_csv_free(&G);
+            return 1;
+        }
+        for (int r = 0; r < G.nrow; r++) {
+            const char *f = bench_csv_get(&G, r, cf);
+            int seen = 0;
+            for (int k = 0; k < nfam; k++) seen |= !strcmp(fam[k], f);
+            if (!seen && *f && !strchr(f, '/') && f[0] != '.') fam[nfam++] = f;
+        }
+    }
     char path[BENCH_PATH + 64];
     bench_csv T;
     bench_stage st;
     int staged = 0, unread = 0;
-    if (bench_incomplete(CMD, dir) || bench_read_runs(CMD, dir, &T)) return 1;
+    if (bench_incomplete(CMD, dir) || bench_read_runs(CMD, dir, &T)) {
+        lcp_free(fam);
+        bench_csv_free(&G);
+        return 1;
+    }
     if (bench_csv_col(&T, "instance") < 0 || bench_csv_col(&T, "label") < 0 ||
         bench_csv_col(&T, "status") < 0 || T.nrow == 0) {
         bench_error(CMD, "%s/runs.csv: not a runs.csv of lcpbench run, or no runs", dir);
         bench_csv_free(&T);
+        lcp_free(fam);
+        bench_csv_free(&G);
         return 1;
     }
     prof P = {0};
@@ -240,32 +317,37 @@ int bench_cmd_profile(int argc, char **argv)
     }
     staged = 1;
     int missing = 0, figs = 0;
-    static const char *const costs[3] = {"time", "iterations", "work"};
-    for (int c = 0; c < 3; c++) {
-        if (strcmp(cost, "all") && strcmp(cost, costs[c])) continue;
-        perf_ratios(&T, &P, c, v);
-        char base[64], title[128], xl[64];
-        snprintf(base, sizeof base, "perf-%s", costs[c]);
-        snprintf(title, sizeof title, "performance profile: %s to the tolerance", costs[c]);
-        snprintf(xl, sizeof xl, "log2(tau), tau = %s / best %s", costs[c], costs[c]);
-        rc |= figure(st.work, base, &P, v, 0.5, title, xl, style, &missing);
-        figs++;
-        if (bench_write_failures() != st.failures) goto done;   /* a full disk: stop */
-    }
-    if (reach_all(dir, &T, &P, kk)) {   /* the staged figures are dropped */
-        unread = 1;
-        rc = 1;
-        goto done;
-    }
-    for (int a = 0; a < NACC; a++) {
-        for (size_t k = 0; k < nps; k++) v[k] = kk[k * NACC + (size_t)a];
-        char base[64], title[128];
-        snprintf(base, sizeof base, "data-%.0e", accuracies[a]);
-        snprintf(title, sizeof title, "data profile: ||r||_2 <= %.0e within k sweeps",
-                 accuracies[a]);
-        rc |= figure(st.work, base, &P, v, 1.0, title, "sweeps k", style, &missing);
-        figs++;
-        if (bench_write_failures() != st.failures) goto done;
+    rc |= draw(dir, st.work, &T, &P, cost, style, v, kk, &missing, &figs, &unread);
+    if (unread || bench_write_failures() != st.failures) goto done;
+    for (int f = 0; fams && f < nfam && !rc; f++) {  /* --families: each family apart */
+        prof Q = P;
+        int *row = lcp_malloc(nps + 1, sizeof(int));
+        char (*inst)[BENCH_LABEL] = lcp_calloc((size_t)P.np + 1, sizeof *inst);
+        Q.np = 0;
+        Q.row = row;
+        Q.inst = inst;
+        for (int p = 0; row && inst && p < P.np; p++) {
+            if (strcmp(family_of(&G, P.inst[p]), fam[f])) continue;
+            memcpy(inst[Q.np], P.inst[p], BENCH_LABEL);
+            memcpy(row + (size_t)Q.np * P.ns, P.row + (size_t)p * P.ns, P.ns * sizeof(int));
+            Q.np++;
+        }
+        char sub[BENCH_PATH + 300], msg[BENCH_PATH + 400];
+        snprintf(sub, sizeof sub, "%s/family-%s", st.work, fam[f]);
+        if (!row || !inst) {
+            bench_error(CMD, "out of memory");
+            rc = 1;
+        } else if (Q.np > 0 && bench_mkdir_p(sub, msg, sizeof msg) != 0) {
+            bench_error(CMD, "%s", msg);
+            rc = 1;
+        } else if (Q.np > 0) {                       /* a family without runs: no folder */
+            rc |= draw(dir, sub, &T, &Q, cost, style, v, kk, &missing, &figs, &unread);
+            fprintf(stderr, "lcpbench profile: family %s: %d instances in %s/family-%s\n",
+                    fam[f], Q.np, path, fam[f]);
+        }
+        lcp_free(row);
+        lcp_free(inst);
+        if (unread || bench_write_failures() != st.failures) goto done;
     }
     if (bench_stage_merge(CMD, &st, 1)) rc = 1;
     staged = 0;
@@ -286,5 +368,7 @@ done:
     lcp_free(v);
     lcp_free(kk);
     bench_csv_free(&T);
+    lcp_free(fam);
+    if (fams) bench_csv_free(&G);
     return rc;
 }

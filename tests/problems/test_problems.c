@@ -331,10 +331,10 @@ static void test_params(void)
        "params/pool-that-does-not-fit-is-rejected (%s)", msg);
     int n;
     const prob_scene *all = prob_scenes(&n);
-    int named = n == 14;
+    int named = n == 17;
     for (int k = 0; k < n; k++)
         named = named && all[k].name && all[k].description && prob_scene_find(all[k].name);
-    ok(named, "params/registry-lists-14-named-scenes");
+    ok(named, "params/registry-lists-17-named-scenes");
 }
 
 /* every instance folder under dir: read (validated) and checked like the stepper's */
@@ -387,6 +387,11 @@ int main(int argc, char **argv)
     static const char *const wall[] = {"layers=3", "cols=3", NULL};
     check_A("boxes", wall, 60, 20);
     check_A("mass-ratio", NULL, 60, 20);
+    static const char *const drape[] = {"pose=1", "n=8", NULL};
+    check_A("links", drape, 120, 20);
+    static const char *const silo[] = {"n=24", "cols=3", NULL}, *kapla[] = {"layers=2", NULL};
+    check_A("silo", silo, 40, 20);
+    check_A("kapla", kapla, 20, 10);
     if (argc > 1) check_folders(argv[1]);
     return tap_done();
 }

@@ -153,7 +153,13 @@ def test_problem_from_scipy_equals_the_folder(inst, form):
     conv = FORMS[form]
     Q = lcpbench.Problem(conv(A), J=conv(J) if J is not None else None,
                          Minv=conv(Minv) if Minv is not None else None, **vecs)
-    assert all(np.array_equal(a, b) for a, b in zip(Q.csr(), P.csr()))
+    want = P.csr()
+    if form == "dense":  # a dense array holds no explicit zeros (tilted frictional disk
+        # contacts give n.t = 0 exactly in A): the folder's CSR without them
+        M = sp.csr_matrix((want[2], want[1], want[0]), shape=(P.m, P.m))
+        M.eliminate_zeros()
+        want = (M.indptr, M.indices, M.data)
+    assert all(np.array_equal(a, b) for a, b in zip(Q.csr(), want))
     r = lcpbench.solve(Q, "pgs")
     assert same_bits(r.z, ref.z) and r.iterations == ref.iterations
 
