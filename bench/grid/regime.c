@@ -344,7 +344,7 @@ int bench_regime_linear(const lcp_problem *P, const double *z, const double *z0,
     memset(&S, 0, sizeof S);
     if (!F || !d || !e0 || !e || !om) goto done;
     int nf = bench_active_rows(P, z, F);
-    if (nf == 0) {
+    if (nf <= 0) {
         R->lin_gs = R->lin_sor = R->lin_i = 0;
         rc = 0;
         goto done;

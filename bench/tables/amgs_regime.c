@@ -149,8 +149,6 @@ static int grid(const bench_table_ctx *t, rcase *c)
 }
 
 /* the regimes of the self-stress states: few < 5, intermediate 5-30, many > 30 */
-static const char *const regime_name[3] = {"few (< 5)", "intermediate (5-30)", "many (> 30)"};
-
 static int regime_of(const rcase *c)
 {
     int k = c->R.nnull;
