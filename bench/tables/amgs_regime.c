@@ -2,24 +2,29 @@
  * own study (results/README.md, "amgs-regime/"), not a source's table.
  *
  * amgs-D with gamma beta = b makes the row update of PSOR with omega = 2/(1 + b), so its gain
- * over PGS is that of over-relaxation, which depends on the slowest error modes.  Over a grid
- * of scene x SPOOK compliance eps x relaxation d x seed x step (mu 0; the stepper's converged
- * state: 100 PGS sweeps or 1e-8 per step, stack 1000), for each captured instance: PGS,
- * amgs-D (beta 0.5, gamma 1) and amgs-I (default beta) sweeps to ||r||_2 <= 1e-6 from the
- * stepper's warm start, and on the active rows F of the reference (ldlt-ref): |F|, dim
+ * over PGS is that of over-relaxation, which depends on the error modes the solve removes.
+ * Over a grid of scene x SPOOK compliance eps x seed x step (mu 0, d 4; the stepper's
+ * converged state: 100 PGS sweeps or 1e-8 per step, stack 150), for each captured instance:
+ * PGS, amgs-D (beta 0.5, gamma 1) and amgs-I (default beta) sweeps to ||r||_2 <= 1e-6 from
+ * the stepper's warm start, and on the active rows F of the reference (ldlt-ref): |F|, dim
  * null(J_F^T) (self-stress states), the smallest eigenvalue of A_FF (= E when there are
- * self-stress states) and the predicted ratios log(rho_GS)/log(rho_SOR) from the spectral
- * radii of the linear iterations on A_FF (grid.h, the regime analysis).  eps = 0: the stepper runs rigid and
- * each instance's q is projected onto range(J) (bench_problem_rigid).  Probes beside the
- * grid: the default pool's step-100 instance with E removed and q projected (the same
- * geometry, rigid), and the pools at h = 1/120.
- * Default grid: pool, stack (150) x eps {0, 1e-6, 1e-4} x d {4, 10} x seeds {1, 2} (stack:
- * seed 1, it has no random layout) x step 100, plus the probes; --full: pool, pool-graded,
- * stack, spheres x eps {0, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4} x d {1, 4, 10} x seeds {1, 2} x
- * steps {100, 300}; --quick: stack (150) and pool at eps {0, 1e-6}, d 4, step 100.
- * Writes regime.md, regime.csv, claims.csv, plots/regime-{predicted,null}.{csv,gp,png,pdf}.
- * Cost per instance: three solves of up to --maxit sweeps (default 200000), one ldlt-ref, and
- * O(|F|^3) dense eigenvalue problems (about a second for a 500-row pool).
+ * self-stress states), the asymptotic predicted ratios log(rho_GS)/log(rho_SOR) from the
+ * spectral radii of the linear iterations on A_FF, and the predicted ratios from the start:
+ * the sweep counts of those linear iterations from the warm start's error to the same
+ * tolerance (grid.h, the regime analysis).  eps = 0: the stepper runs rigid and each
+ * instance's q is projected onto range(J) (bench_problem_rigid).  Probes beside the grid: the
+ * default pool's step-100 instance with E removed and q projected (the same geometry,
+ * rigid), and the pools at h = 1/120.
+ * The grid (the default; --full the same): pool, pool-graded, spheres x eps {0, 1e-7, 1e-6,
+ * 1e-5} x seeds 1-4 x steps {100, 200, 300}, the stack (150) x the same eps at step 100, the
+ * three probes; --quick: stack (150) and pool at eps {0, 1e-6}, seed 1, step 100, one probe.
+ * The predictors' errors per scene and per regime (self-stress states few < 5, intermediate
+ * 5-30, many > 30) go to errors.csv and regime.md.
+ * Writes regime.md, regime.csv, errors.csv, claims.csv and
+ * plots/regime-{predicted,null}.{csv,gp,png,pdf}.
+ * Cost per instance: three solves and three linear-model runs of up to --maxit sweeps
+ * (default 200000), one ldlt-ref, and O(|F|^3) dense eigenvalue problems (about a second for
+ * a 500-row pool); the whole grid took 344 s of CPU, --quick 4 s.
  */
 #include "tables.h"
 #include "prob.h"
