@@ -383,9 +383,10 @@ static int write_errors(const bench_table_ctx *t, const rcase *c, int n)
 
 static void md_errors(FILE *f, const rcase *c, int n)
 {
-    static const char *const head[] = {"scene or regime", "instances", "asymptotic: mean |err|",
-                                       "max |err|", "mean err", "within 0.06",
-                                       "from start: mean |err|", "max |err|", "mean err",
+    /* no '|' in a cell: it would split the Markdown table's columns */
+    static const char *const head[] = {"scene or regime", "instances", "asymptotic: mean abs err",
+                                       "max abs err", "mean err", "within 0.06",
+                                       "from start: mean abs err", "max abs err", "mean err",
                                        "within 0.06"};
     fprintf(f, "\n## The predictors' errors\n\nPredicted minus measured amgs-D/PGS over the "
                "grid points with both numbers (probes left out), per scene and, over the compliant "
