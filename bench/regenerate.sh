@@ -24,6 +24,7 @@ SETS='
 amgs-table1         table amgs-table1
 amgs-table1-suite   table amgs-table1 --variant suite
 amgs-regime         table amgs-regime
+amgs-regime-quick   table amgs-regime --quick
 amgs-table2         table amgs-table2
 amgs-table2-spook   table amgs-table2 --variant spook
 amgs-table2-suite   table amgs-table2 --variant suite

@@ -394,6 +394,13 @@ typedef struct bench_regime {
     double lam_min;          /* smallest eigenvalue of A_FF */
     double rho_gs, rho_sor, rho_amgs_i;  /* GS, SOR(omega), amgs-I's per-row SOR */
     double pred_d, pred_i;   /* predicted amgs-D/PGS and amgs-I/PGS sweep ratios */
+    /* the linear model from the start (bench_regime_linear): sweeps of the GS, SOR(omega)
+     * and amgs-I iterations on A_FF from e0 = z0_F - z_F until ||A_FF e||_2 <= tol (-1: not
+     * within maxit), their ratios (NaN when the GS count is 0 or any is -1) and the
+     * initial residual ||A_FF e0||_2 */
+    long lin_gs, lin_sor, lin_i;
+    double lin_r0;
+    double pred_lin_d, pred_lin_i;
 } bench_regime;
 
 /* The whole analysis on the active rows of z (a reference solution): amgs-D's omega =
@@ -402,5 +409,18 @@ typedef struct bench_regime {
  * nearest 1 are left out.  0, or -1 (out of memory, LAPACKE failure). */
 int bench_regime_analyse(const lcp_problem *P, const double *z, double b, int rigid,
                          bench_regime *R);
+
+/* The linear model of the sweep counts on the active rows F of z (a reference solution):
+ * the projected sweeps of PGS, amgs-D (omega = 2/(1 + b)) and amgs-I, from the warm start
+ * z0, act on the rows of F as the linear Gauss-Seidel/SOR iteration e <- G e on A_FF as
+ * long as the active set holds; the sweep count to ||r||_2 <= tol is then the first k with
+ * ||A_FF G^k e0||_2 <= tol, e0 = z0_F - z_F.  Unlike the asymptotic log(rho_GS)/log(rho_SOR)
+ * it weighs each mode by its share of the starting residual: a self-stress mode of
+ * compliance E has ||A_FF v|| = E ||v||, so a slow mode the start hardly excites is under
+ * tol before it is the slowest.  Fills lin_* and pred_lin_* of R (bench_regime_analyse first:
+ * it sets nf).  z0 NULL: z0 = 0.  Sparse sweeps on A_FF: O(nnz(A_FF)) a sweep, at most
+ * 3 maxit sweeps.  0, or -1 (out of memory). */
+int bench_regime_linear(const lcp_problem *P, const double *z, const double *z0, double b,
+                        double tol, long maxit, bench_regime *R);
 
 #endif

@@ -242,3 +242,137 @@ done:
     lcp_free(S);
     return rc;
 }
+
+/* ---- the linear model from the start ------------------------------------------------------ */
+
+typedef struct sub_csr {   /* A_FF in CSR, local indices */
+    int nf, *p, *j;
+    double *x, *diag;
+} sub_csr;
+
+static int sub_build(const lcp_problem *P, const int *F, int nf, sub_csr *S)
+{
+    memset(S, 0, sizeof *S);
+    S->nf = nf;
+    int *pos = lcp_malloc((size_t)(P->m > 0 ? P->m : 1), sizeof(int));
+    S->p = lcp_calloc((size_t)nf + 1, sizeof(int));
+    S->diag = lcp_calloc((size_t)nf + 1, sizeof(double));
+    if (!pos || !S->p || !S->diag) goto fail;
+    for (int i = 0; i < P->m; i++) pos[i] = -1;
+    for (int r = 0; r < nf; r++) pos[F[r]] = r;
+    long nnz = 0;
+    for (int r = 0; r < nf; r++)
+        for (int k = P->A.p[F[r]]; k < P->A.p[F[r] + 1]; k++) nnz += pos[P->A.j[k]] >= 0;
+    S->j = lcp_malloc((size_t)nnz + 1, sizeof(int));
+    S->x = lcp_malloc((size_t)nnz + 1, sizeof(double));
+    if (!S->j || !S->x) goto fail;
+    nnz = 0;
+    for (int r = 0; r < nf; r++) {
+        for (int k = P->A.p[F[r]]; k < P->A.p[F[r] + 1]; k++) {
+            int c = pos[P->A.j[k]];
+            if (c < 0) continue;
+            S->j[nnz] = c;
+            S->x[nnz++] = P->A.x[k];
+            if (c == r) S->diag[r] += P->A.x[k];
+        }
+        S->p[r + 1] = (int)nnz;
+    }
+    lcp_free(pos);
+    return 0;
+fail:
+    lcp_free(pos);
+    lcp_free(S->p);
+    lcp_free(S->j);
+    lcp_free(S->x);
+    lcp_free(S->diag);
+    memset(S, 0, sizeof *S);
+    return -1;
+}
+
+static void sub_free(sub_csr *S)
+{
+    lcp_free(S->p);
+    lcp_free(S->j);
+    lcp_free(S->x);
+    lcp_free(S->diag);
+}
+
+static double sub_resnorm(const sub_csr *S, const double *e)
+{
+    double s2 = 0;
+    for (int r = 0; r < S->nf; r++) {
+        double v = 0;
+        for (int k = S->p[r]; k < S->p[r + 1]; k++) v += S->x[k] * e[S->j[k]];
+        s2 += v * v;
+    }
+    return sqrt(s2);
+}
+
+/* sweeps of e <- e - omega_r (A e)_r / a_rr, rows in order, until ||A e|| <= tol; -1: not
+ * within maxit; e is overwritten */
+static long sub_sweeps(const sub_csr *S, double *e, const double *om, double tol, long maxit)
+{
+    if (sub_resnorm(S, e) <= tol) return 0;
+    for (long it = 1; it <= maxit; it++) {
+        for (int r = 0; r < S->nf; r++) {
+            if (!(S->diag[r] > 0)) continue;
+            double v = 0;
+            for (int k = S->p[r]; k < S->p[r + 1]; k++) v += S->x[k] * e[S->j[k]];
+            e[r] -= (om ? om[r] : 1.0) * v / S->diag[r];
+        }
+        if (sub_resnorm(S, e) <= tol) return it;
+    }
+    return -1;
+}
+
+static double count_ratio(long ref, long k)
+{
+    return ref > 0 && k >= 0 ? (double)k / (double)ref : NAN;
+}
+
+int bench_regime_linear(const lcp_problem *P, const double *z, const double *z0, double b,
+                        double tol, long maxit, bench_regime *R)
+{
+    R->lin_gs = R->lin_sor = R->lin_i = -1;
+    R->lin_r0 = R->pred_lin_d = R->pred_lin_i = NAN;
+    int m = P->m, rc = -1;
+    size_t mm = (size_t)(m > 0 ? m : 1);
+    int *F = lcp_malloc(mm, sizeof(int));
+    double *d = lcp_malloc(mm, sizeof(double)), *e0 = lcp_malloc(mm, sizeof(double));
+    double *e = lcp_malloc(mm, sizeof(double)), *om = lcp_malloc(mm, sizeof(double));
+    sub_csr S;
+    memset(&S, 0, sizeof S);
+    if (!F || !d || !e0 || !e || !om) goto done;
+    int nf = bench_active_rows(P, z, F);
+    if (nf <= 0) {
+        R->lin_gs = R->lin_sor = R->lin_i = 0;
+        rc = 0;
+        goto done;
+    }
+    if (sub_build(P, F, nf, &S) != 0) goto done;
+    for (int r = 0; r < nf; r++) e0[r] = (z0 ? z0[F[r]] : 0.0) - z[F[r]];
+    R->lin_r0 = sub_resnorm(&S, e0);
+    size_t bytes = (size_t)nf * sizeof(double);
+    memcpy(e, e0, bytes);
+    R->lin_gs = sub_sweeps(&S, e, NULL, tol, maxit);
+    for (int r = 0; r < nf; r++) om[r] = 2.0 / (1.0 + b);
+    memcpy(e, e0, bytes);
+    R->lin_sor = sub_sweeps(&S, e, om, tol, maxit);
+    lcp_csr_diag(&P->A, d);
+    double betaI = 0;
+    for (int i = 0; i < m; i++) betaI += d[i] / m;
+    for (int r = 0; r < nf; r++) om[r] = 2.0 * d[F[r]] / (betaI + d[F[r]]);
+    memcpy(e, e0, bytes);
+    R->lin_i = sub_sweeps(&S, e, om, tol, maxit);
+    R->pred_lin_d = count_ratio(R->lin_gs, R->lin_sor);
+    R->pred_lin_i = count_ratio(R->lin_gs, R->lin_i);
+    rc = 0;
+done:
+    sub_free(&S);
+    lcp_free(F);
+    lcp_free(d);
+    lcp_free(e0);
+    lcp_free(e);
+    lcp_free(om);
+    return rc;
+}

@@ -3,7 +3,10 @@
  * collinear contacts (one self-stress state, eigenvalue exactly E in A_FF), the spectral
  * radii of Gauss-Seidel and SOR on consistently ordered matrices (Young's formulas), the
  * predicted ratio on a long chain and on a captured stack, the rigid form of an instance
- * (q projected onto range(J)), and the median-with-spread claims of the report kit.
+ * (q projected onto range(J)), the linear model from the start (sweep counts of GS, SOR and
+ * amgs-I on A_FF from the warm start's error: by hand on two uncoupled rows, and against the
+ * solvers' own counts on a captured stack), and the median-with-spread claims of the report
+ * kit.
  */
 #include "grid.h"
 #include "prob.h"
@@ -153,6 +156,29 @@ int main(void)
         free(T);
         free(om);
     }
+    /* the linear model from the start on two uncoupled rows A = diag(2, 3), e0 = (1, 0):
+     * GS is exact in one sweep; SOR(4/3) maps e to -e/3, so it needs the first k with
+     * 2 / 3^k <= 1e-6, k = 14; amgs-I (beta_I = 2.5, omega_0 = 4/4.5) maps e to e/9, k = 7 */
+    {
+        double J[4] = {sqrt(2.0), 0, 0, sqrt(3.0)}, q[2] = {-2, -3}, z[2] = {1, 1};
+        double z0[2] = {2, 1};
+        lcp_problem P;
+        make(&P, 2, 2, J, 0, q);
+        bench_regime R;
+        int arc = bench_regime_analyse(&P, z, 0.5, 0, &R);
+        int lrc = bench_regime_linear(&P, z, z0, 0.5, 1e-6, 1000, &R);
+        ok(arc == 0 && lrc == 0 && R.nf == 2 && fabs(R.lin_r0 - 2) < 1e-12,
+           "diagonal: 2 active rows, starting residual ||A_FF e0|| = 2 (%.17g)", R.lin_r0);
+        ok(R.lin_gs == 1 && R.lin_sor == 14 && R.lin_i == 7,
+           "diagonal: linear sweeps GS 1, SOR(4/3) 14, amgs-I 7 (%ld, %ld, %ld)", R.lin_gs,
+           R.lin_sor, R.lin_i);
+        ok(fabs(R.pred_lin_d - 14) < 1e-12 && fabs(R.pred_lin_i - 7) < 1e-12,
+           "diagonal: predicted from the start 14 and 7 (%g, %g)", R.pred_lin_d, R.pred_lin_i);
+        lrc = bench_regime_linear(&P, z, z, 0.5, 1e-6, 1000, &R);
+        ok(lrc == 0 && R.lin_gs == 0 && R.lin_sor == 0 && isnan(R.pred_lin_d),
+           "diagonal: started at the solution: 0 sweeps, no ratio");
+        lcp_problem_free(&P);
+    }
     /* a captured stack of 10 disks: isostatic, predicted 0.5 */
     {
         const char *kv[3] = {"n=10", "mu=0", "iters=200"};
@@ -175,6 +201,27 @@ int main(void)
                R.pred_d);
             ok(R.pred_i > 0.95 && R.pred_i < 1.05, "stack of 10: amgs-I predicted %.3f about 1",
                R.pred_i);
+            /* the whole stack is active and stays so: the linear model's counts are the
+             * solvers' own from the same warm start */
+            int lrc = bench_regime_linear(&P, z, P.z0, 0.5, 1e-6, 100000, &R);
+            int it[2] = {-1, -1};
+            for (int s = 0; s < 2; s++) {
+                lcp_options so;
+                lcp_options_default(&so);
+                so.tol = 1e-6;
+                so.max_iter = 100000;
+                so.warm = 1;
+                if (s) so.beta = 0.5, so.gamma = 1;
+                double *zs = calloc((size_t)P.m, sizeof(double));
+                memcpy(zs, P.z0, (size_t)P.m * sizeof(double));
+                if (lcp_solve(lcp_solver_find(s ? "amgs-D" : "pgs"), &P, &so, zs, &info) == LCP_OK)
+                    it[s] = info.iterations;
+                free(zs);
+            }
+            ok(lrc == 0 && R.lin_gs > 0 && labs(R.lin_gs - it[0]) <= 1 &&
+                   labs(R.lin_sor - it[1]) <= 1,
+               "stack of 10: linear model GS %ld, SOR %ld sweeps; PGS %d, amgs-D %d", R.lin_gs,
+               R.lin_sor, it[0], it[1]);
             lcp_problem Q;
             ok(prob_problem_copy(&P, &Q) == LCP_OK && Q.m == P.m && Q.A.p[Q.m] == P.A.p[P.m] &&
                    !memcmp(Q.q, P.q, (size_t)P.m * sizeof(double)) && Q.z0 && Q.J.p,

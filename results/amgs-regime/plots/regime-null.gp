@@ -8,11 +8,11 @@ set mxtics default
 set xlabel "self-stress states dim null(J_F^T) on the active rows"
 set ylabel "measured amgs-D/PGS sweeps"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:148]
+set xrange [0:215]
 set xtics 50
 set format x '%g'
 set format y '%g'
-set yrange [0.19:1.05]
+set yrange [-0.58:1.37]
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'regime-null.png'
 set title "amgs-D/PGS sweeps to 1e-6 against the self-stress states"
