@@ -212,6 +212,40 @@ static lcp_status spd_inverse(const struct fclib_matrix *M, int n, double *inv)
 
 enum { GLOBAL_MAX = 4000 };
 
+/* q = J Minv f + [w; b] of a global problem over all its rows (qf, m + p of them; t: n of
+ * workspace), then P->q on the rows kept */
+static lcp_status fc_global_q(const struct fclib_global *G, const double *inv, const int *keep,
+                              double *t, double *qf, lcp_problem *P)
+{
+    int n = G->M->m, m = G->H->n, p = G->G ? G->G->n : 0, rows = m + p, k = 0;
+    lcp_status st = LCP_OK;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += inv[(size_t)i * n + j] * G->f[j];
+        t[i] = s;
+    }
+    memset(qf, 0, (size_t)rows * sizeof *qf);
+    int nh = fc_nnz(G->H), ng = fc_nnz(G->G), cap2 = nh + ng;
+    int *ri = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *ri);
+    int *rj = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rj);
+    double *rx = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rx);
+    if (ri && rj && rx) {
+        fc_triplets(G->H, 0, 0, 1, ri, rj, rx, &k);
+        if (p) fc_triplets(G->G, m, 0, 1, ri, rj, rx, &k);
+        for (int e = 0; e < k; e++) qf[ri[e]] += rx[e] * t[rj[e]];
+        for (int i = 0; i < m; i++) qf[i] += G->w[i];
+        for (int i = 0; i < p; i++) qf[m + i] += G->b[i];
+        for (int i = 0; i < rows; i++)
+            if (keep[i] >= 0) P->q[keep[i]] = qf[i];
+    } else {
+        st = LCP_ERR_NOMEM;
+    }
+    lcp_free(ri);
+    lcp_free(rj);
+    lcp_free(rx);
+    return st;
+}
+
 /* a global problem reduced to the contact (and equality) multipliers */
 static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_problem *P,
                                     int **keep_out, int *nfull, const char *path, char *msg,
@@ -254,33 +288,7 @@ static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_p
     if (st == LCP_OK) st = lcp_csr_jmjt(&P->J, &P->Minv, NULL, &P->A);
     if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
     if (st == LCP_OK && !(qf = lcp_malloc((size_t)rows, sizeof *qf))) st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) { /* q = J Minv f + [w; b] over all rows, then the rows kept */
-        for (int i = 0; i < n; i++) {
-            double s = 0;
-            for (int j = 0; j < n; j++) s += inv[(size_t)i * n + j] * G->f[j];
-            t[i] = s;
-        }
-        memset(qf, 0, (size_t)rows * sizeof *qf);
-        k = 0;
-        int nh = fc_nnz(G->H), ng = fc_nnz(G->G), cap2 = nh + ng;
-        int *ri = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *ri);
-        int *rj = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rj);
-        double *rx = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rx);
-        if (ri && rj && rx) {
-            fc_triplets(G->H, 0, 0, 1, ri, rj, rx, &k);
-            if (p) fc_triplets(G->G, m, 0, 1, ri, rj, rx, &k);
-            for (int e = 0; e < k; e++) qf[ri[e]] += rx[e] * t[rj[e]];
-            for (int i = 0; i < m; i++) qf[i] += G->w[i];
-            for (int i = 0; i < p; i++) qf[m + i] += G->b[i];
-            for (int i = 0; i < rows; i++)
-                if (keep[i] >= 0) P->q[keep[i]] = qf[i];
-        } else {
-            st = LCP_ERR_NOMEM;
-        }
-        lcp_free(ri);
-        lcp_free(rj);
-        lcp_free(rx);
-    }
+    if (st == LCP_OK) st = fc_global_q(G, inv, keep, t, qf, P);
     P->n = n;
     if (st == LCP_OK) st = fc_layout(P, nc, d, p, G->mu, keep, box);
     lcp_free(inv);
@@ -673,6 +681,58 @@ static lcp_status fc_write_guess(const lcp_problem *P, const double *cone, const
     return st;
 }
 
+/* pos[i] of each row of P in FCLIB's order (contact a: normal at d*a, its friction rows
+ * after it; then the free rows, *nf of them) and mu of each contact; every row whose
+ * friction bounds are not one symmetric mu per contact is refused, the last one named */
+static lcp_status fc_positions(const lcp_problem *P, const int *where, int d, int *pos,
+                               double *mu, int *slot, int *nf, char *msg, size_t len)
+{
+    int m = P->m, a = 0;
+    lcp_status st = LCP_OK;
+    for (int i = 0; i < m; i++) slot[i] = 0;
+    for (int i = 0; i < m; i++)
+        if (where[i] == 0 && !(P->findex && P->findex[i] >= 0)) {
+            pos[i] = d * a;
+            mu[a] = 0.0;
+            a++;
+        }
+    for (int i = 0; i < m; i++)
+        if (where[i] == 0 && P->findex && P->findex[i] >= 0) {
+            int f = P->findex[i], c = pos[f] / d;
+            pos[i] = pos[f] + 1 + slot[f]++;
+            if (P->lo[i] != -P->hi[i] || !isfinite(P->hi[i]) ||
+                (slot[f] > 1 && mu[c] != P->hi[i]))
+                st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: friction bounds [%g, %g] "
+                          "are not one symmetric mu per contact", i, P->lo[i], P->hi[i]);
+            mu[c] = P->hi[i];
+        }
+    for (int i = 0; i < m; i++)
+        if (where[i] == 1) pos[i] = (*nf)++;
+    return st;
+}
+
+/* the local problem's q, s, mu, dimension and info (its W, V, R made by fc_block) */
+static void fc_fill(const lcp_problem *P, const int *where, const int *pos, int d,
+                    int frictionless, double *q, double *mu, struct fclib_info *info,
+                    struct fclib_local *L)
+{
+    for (int i = 0; i < P->m; i++) {
+        if (where[i] == 0) q[pos[i]] = P->q[i];
+        else L->s[pos[i]] = P->q[i];
+    }
+    L->q = q;
+    L->mu = mu;
+    L->spacedim = d;
+    info->title = (char *)"lcpbench instance";
+    info->description = (char *)(frictionless
+        ? "frictionless LCP as 2D contacts with mu = 0 and decoupled tangent rows "
+          "(W_tt = 1, q_t = 0); read back with --friction none"
+        : "box-friction BLCP (ODE findex convention) written as a local problem: the "
+          "friction bounds mu z_N of each tangent row become the Coulomb cone of its contact");
+    info->math_info = (char *)"w = W r + q (lcpbench: w = A z + q)";
+    L->info = info;
+}
+
 lcp_status bench_fclib_write(const char *path, const lcp_problem *P, const double *cone,
                              int force, char *msg, size_t len)
 {
@@ -694,28 +754,7 @@ lcp_status bench_fclib_write(const char *path, const lcp_problem *P, const doubl
     if (st == LCP_OK && (!slot || !(q = lcp_calloc((size_t)mc + 1, sizeof *q)) ||
                          !(mu = lcp_calloc((size_t)nc + 1, sizeof *mu))))
         st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) { /* contact a: normal at d*a, its friction rows after it */
-        int a = 0;
-        for (int i = 0; i < m; i++) slot[i] = 0;
-        for (int i = 0; i < m; i++)
-            if (where[i] == 0 && !(P->findex && P->findex[i] >= 0)) {
-                pos[i] = d * a;
-                mu[a] = 0.0;
-                a++;
-            }
-        for (int i = 0; i < m; i++)
-            if (where[i] == 0 && P->findex && P->findex[i] >= 0) {
-                int f = P->findex[i], c = pos[f] / d;
-                pos[i] = pos[f] + 1 + slot[f]++;
-                if (P->lo[i] != -P->hi[i] || !isfinite(P->hi[i]) ||
-                    (slot[f] > 1 && mu[c] != P->hi[i]))
-                    st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: friction bounds [%g, %g] "
-                              "are not one symmetric mu per contact", i, P->lo[i], P->hi[i]);
-                mu[c] = P->hi[i];
-            }
-        for (int i = 0; i < m; i++)
-            if (where[i] == 1) pos[i] = nf++;
-    }
+    if (st == LCP_OK) st = fc_positions(P, where, d, pos, mu, slot, &nf, msg, len);
     if (st == LCP_OK) {
         L.W = fc_block(P, where, 0, 0, mc, mc, pos);
         if (nf) {
@@ -728,21 +767,7 @@ lcp_status bench_fclib_write(const char *path, const lcp_problem *P, const doubl
     }
     if (st == LCP_OK && frictionless) st = fc_pad_tangents(L.W, mc, nc);
     if (st == LCP_OK) {
-        for (int i = 0; i < m; i++) {
-            if (where[i] == 0) q[pos[i]] = P->q[i];
-            else L.s[pos[i]] = P->q[i];
-        }
-        L.q = q;
-        L.mu = mu;
-        L.spacedim = d;
-        info.title = (char *)"lcpbench instance";
-        info.description = (char *)(frictionless
-            ? "frictionless LCP as 2D contacts with mu = 0 and decoupled tangent rows "
-              "(W_tt = 1, q_t = 0); read back with --friction none"
-            : "box-friction BLCP (ODE findex convention) written as a local problem: the "
-              "friction bounds mu z_N of each tangent row become the Coulomb cone of its contact");
-        info.math_info = (char *)"w = W r + q (lcpbench: w = A z + q)";
-        L.info = &info;
+        fc_fill(P, where, pos, d, frictionless, q, mu, &info, &L);
         if (!force && access(path, F_OK) == 0)
             st = fail(msg, len, LCP_ERR_IO, "%s: exists (use --force to replace it)", path);
     }
