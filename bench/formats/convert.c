@@ -1,62 +1,45 @@
 /* convert.c: `lcpbench convert IN OUT': instance folders to and from the formats other tools
- * use.  Every conversion builds an lcp_problem and validates it (lcp_problem_check) before
- * anything is written; outputs are written whole or not at all.
- *
- *   folder   the instance folder (lcp/README.md, "Instance folders"): in and out
- *   fclib    FCLIB HDF5 (Acary et al., the frictional-contact collection) through libfclib:
- *            local problems in and out, global problems in.  A contact alpha of dimension d
- *            (2 or 3) has rows d*alpha (normal) and d*alpha+1.. (tangents); FCLIB's Coulomb
- *            cone |r_T| <= mu r_N becomes, with --friction box (default), the box-friction
- *            BLCP of ODE's convention: normal row 0 <= z, tangent rows -mu z_N <= z <= mu z_N
- *            (findex = the normal row), dropping the cone's De Saxce term mu |u_T| from the
- *            normal velocity; with --friction none, the frictionless normal LCP (W_NN, q_N).
- *            The mixed part (V, R, s: multipliers lambda with V^T r + R lambda + s = 0) becomes
- *            free rows (lo = -inf, hi = +inf) after the contact rows.  Global problems
- *            (M v = H r + G lambda + f, G^T v + b = 0, u = H^T v + w) are reduced with
- *            v = M^-1 (H r + G lambda + f): J = [H^T; G^T], Minv = M^-1 (dense LAPACKE
- *            Cholesky, n <= 4000), A = J Minv J^T, q = J Minv f + [w; b].
- *            Out: the instance's rows must be contacts (a normal row 0 <= z followed by its
- *            1 or 2 friction rows with findex, one mu per contact) and free rows; a
- *            frictionless LCP is written as 2D contacts with mu = 0 and a decoupled tangent
- *            row (W_tt = 1, q_t = 0), which reads back as itself with --friction none.
- *            z0.mtx travels as FCLIB's (first) guess.  FCLIB's solution solves the cone
- *            problem, not the box-friction (or normal) LCP written here, so it is kept apart
- *            as zref-cone.mtx, never zref.mtx (which zdiff/wdiff compare against); written
- *            out, the folder's zref-cone.mtx (never its zref.mtx) becomes FCLIB's solution.
- *            meta.txt records the source file and problem, the contacts, mu (one value, or
- *            min .. max and each contact's up to 64) and exactly what the friction rows are.
- *   siconos  Siconos Numerics' .dat LCP files (linearComplementarity_printInFile): in.  Dense
- *            storage only (the matrix buffer is column-major: value k is M(k mod n, k div n));
- *            w = M z + q is our convention.
- *   ode      a dense text form of ODE's, DART's and Bullet's dSolveLCP arguments: A x = b + w
- *            with lo, hi, findex and nub leading unbounded rows, so q = -b.  In and out.
- *            Layout: lines starting with '#' are comments; then `n nub', the n x n matrix A
- *            row by row (full, not ODE's padded triangle), then b, lo, hi (n numbers each,
- *            `inf' allowed) and findex (n integers, -1 = none).
- * Cost: linear in the nonzeros, except the global FCLIB reduction (O(n^3) dense).
+ * use, through one table of formats {name, endings, description, reader, writer}: each
+ * format is one file (folder.c, fclib.c, siconos.c, ode.c; formats.h), and this command
+ * only picks the reader of IN's format and the writer of OUT's.  Every conversion builds an
+ * lcp_problem and validates it (lcp_problem_check) before anything is written; outputs are
+ * written whole or not at all.  The readers and writers fill msg; this command prints it
+ * once (bench/README.md, "Errors").
  */
 #include "formats.h"
 
-#include <errno.h>
-#include <stdarg.h>
-#include <lapacke.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#ifdef LCPBENCH_HAVE_FCLIB
-#include <fcntl.h>
-#include <fclib.h>
-#include <hdf5.h>
-#include <sys/wait.h>
-#endif
 
 static const char *CMD = "convert";
 
-typedef enum fmt { FMT_NONE = -1, FMT_FOLDER, FMT_FCLIB, FMT_SICONOS, FMT_ODE } fmt;
-static const char *const fmt_names[] = {"folder", "fclib", "siconos", "ode"};
+#ifdef LCPBENCH_HAVE_FCLIB
+#define FCLIB_READ bench_fclib_read
+#define FCLIB_WRITE bench_fclib_write
+#define FCLIB_NOTE ""
+#define FCLIB_MISSING NULL
+#else
+#define FCLIB_READ NULL
+#define FCLIB_WRITE NULL
+#define FCLIB_NOTE " (not built: install libfclib-dev and rebuild)"
+#define FCLIB_MISSING "fclib: this lcpbench was built without libfclib (apt-get install " \
+                      "libfclib-dev, then rebuild)"
+#endif
+
+typedef enum fmt { FMT_NONE = -1, FMT_FOLDER, FMT_FCLIB, FMT_SICONOS, FMT_ODE, FMT_COUNT } fmt;
+
+/* the formats, in the order --help lists them */
+static const bench_format formats[FMT_COUNT] = {
+    [FMT_FOLDER] = {"folder", {NULL, NULL}, "instance folder (Matrix Market), in and out",
+                    bench_folder_read, bench_folder_write, NULL},
+    [FMT_FCLIB] = {"fclib", {".hdf5", ".h5"},
+                   "FCLIB HDF5 through libfclib: local problems in and out, global in"
+                   FCLIB_NOTE, FCLIB_READ, FCLIB_WRITE, FCLIB_MISSING},
+    [FMT_SICONOS] = {"siconos", {".dat", NULL}, "Siconos Numerics .dat LCP file (dense), in",
+                     bench_siconos_read, NULL, NULL},
+    [FMT_ODE] = {"ode", {".ode", NULL},
+                 "dense text of ODE/DART/Bullet's dSolveLCP arguments (A x = b + w, q = -b),\n"
+                 "           in and out", bench_ode_read, bench_ode_write, NULL},
+};
 
 typedef struct conv_args {
     const char *in, *out;
@@ -66,1112 +49,58 @@ typedef struct conv_args {
     int force;
 } conv_args;
 
+/* the formats' names, "folder, fclib, siconos, ode" */
+static const char *fmt_list(void)
+{
+    static char b[128];
+    if (!b[0])
+        for (int k = 0; k < FMT_COUNT; k++) {
+            if (k) strcat(b, ", ");
+            strcat(b, formats[k].name);
+        }
+    return b;
+}
+
 static void help(void)
 {
     printf("usage: lcpbench convert IN OUT [--from FMT] [--to FMT] [--friction box|none] "
            "[--factor-tol T|off] [--force]\n\n"
-           "Converts an LCP between formats (FMT: folder, fclib, siconos, ode); the format is\n"
+           "Converts an LCP between formats (FMT: %s); the format is\n"
            "taken from the name when not given: .hdf5/.h5 = fclib, .dat = siconos, .ode = ode,\n"
-           "anything else = an instance folder.\n\n"
-           "  folder   instance folder (Matrix Market), in and out\n"
-           "  fclib    FCLIB HDF5 through libfclib: local problems in and out, global in%s\n"
-           "  siconos  Siconos Numerics .dat LCP file (dense), in\n"
-           "  ode      dense text of ODE/DART/Bullet's dSolveLCP arguments (A x = b + w, q = -b),\n"
-           "           in and out\n"
-           "  --friction box   FCLIB's Coulomb cone as box friction (findex rows; default)\n"
+           "anything else = an instance folder.\n\n", fmt_list());
+    for (int k = 0; k < FMT_COUNT; k++)
+        printf("  %-8s %s\n", formats[k].name, formats[k].description);
+    printf("  --friction box   FCLIB's Coulomb cone as box friction (findex rows; default)\n"
            "                   FCLIB's solution (of the cone problem) is kept as\n"
            "                   zref-cone.mtx, not zref.mtx: it does not solve the box LCP\n"
            "  --friction none  FCLIB's normal rows only (the frictionless LCP)\n"
            "  --factor-tol T|off  the reader's A = J Minv J^T + diag(E) tolerance (1e-12)\n"
            "  --force          replace OUT when it exists\n\n"
-           "Conventions and mappings: bench/README.md, \"Bring your own problem and solver\".\n",
-#ifdef LCPBENCH_HAVE_FCLIB
-           ""
-#else
-           " (not built: install libfclib-dev and rebuild)"
-#endif
-    );
+           "Conventions and mappings: bench/README.md, \"Bring your own problem and solver\".\n");
 }
 
 static fmt fmt_parse(const char *s)
 {
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(s, fmt_names[k])) return (fmt)k;
+    for (int k = 0; k < FMT_COUNT; k++)
+        if (!strcmp(s, formats[k].name)) return (fmt)k;
     return FMT_NONE;
 }
 
+/* the format whose ending the name has; a folder when none has */
 static fmt fmt_guess(const char *path)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash)) return FMT_FOLDER;
-    if (!strcmp(dot, ".hdf5") || !strcmp(dot, ".h5")) return FMT_FCLIB;
-    if (!strcmp(dot, ".dat")) return FMT_SICONOS;
-    if (!strcmp(dot, ".ode")) return FMT_ODE;
+    for (int k = 0; k < FMT_COUNT; k++)
+        for (int e = 0; e < 2; e++)
+            if (formats[k].ext[e] && !strcmp(dot, formats[k].ext[e])) return (fmt)k;
     return FMT_FOLDER;
 }
-
-static lcp_status fail(char *msg, size_t len, lcp_status st, const char *fmt_, ...)
-    __attribute__((format(printf, 4, 5)));
-static lcp_status fail(char *msg, size_t len, lcp_status st, const char *fmt_, ...)
-{
-    va_list ap;
-    va_start(ap, fmt_);
-    vsnprintf(msg, len, fmt_, ap);
-    va_end(ap);
-    return st;
-}
-
-/* ---- a problem from dense row-major data --------------------------------------------------- */
-
-/* P (initialised) from the dense m x m matrix a (row-major; entries equal to 0 are not
- * stored), q, and optional lo, hi, findex; validated. */
-/* M (m x m) from the dense row-major a; entries equal to 0 are not stored */
-static lcp_status csr_from_dense(lcp_csr *M, int m, const double *a)
-{
-    size_t nnz = 0;
-    for (size_t k = 0; k < (size_t)m * m; k++) nnz += a[k] != 0.0;
-    if (nnz > 2147483647u) return LCP_ERR_TOO_LARGE;
-    int *ti = lcp_malloc((nnz ? nnz : 1), sizeof *ti), *tj = lcp_malloc((nnz ? nnz : 1), sizeof *tj);
-    double *tx = lcp_malloc((nnz ? nnz : 1), sizeof *tx);
-    lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
-    size_t k = 0;
-    for (int i = 0; st == LCP_OK && i < m; i++)
-        for (int j = 0; j < m; j++)
-            if (a[(size_t)i * m + j] != 0.0) {
-                ti[k] = i;
-                tj[k] = j;
-                tx[k++] = a[(size_t)i * m + j];
-            }
-    if (st == LCP_OK) st = lcp_csr_from_triplets(M, m, m, (int)nnz, ti, tj, tx);
-    lcp_free(ti);
-    lcp_free(tj);
-    lcp_free(tx);
-    return st;
-}
-
-static lcp_status from_dense(lcp_problem *P, int m, const double *a, const double *q,
-                             const double *lo, const double *hi, const int *findex,
-                             const char *where, char *msg, size_t len)
-{
-    lcp_status st = csr_from_dense(&P->A, m, a);
-    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, m);
-    if (st == LCP_OK && findex && !(P->findex = lcp_malloc((size_t)(m ? m : 1), sizeof(int))))
-        st = LCP_ERR_NOMEM;
-    for (int i = 0; st == LCP_OK && i < m; i++) {
-        P->q[i] = q[i];
-        if (lo) P->lo[i] = lo[i];
-        if (hi) P->hi[i] = hi[i];
-        if (findex) P->findex[i] = findex[i];
-    }
-    if (st != LCP_OK) return fail(msg, len, st, "%s: %s", where, lcp_status_str(st));
-    char m2[1024];
-    st = lcp_problem_check(P, m2, sizeof m2);
-    return st == LCP_OK ? st : fail(msg, len, st, "%s: %s", where, m2);
-}
-
-/* ---- whitespace-separated numbers of a text file ------------------------------------------- */
-
-typedef struct tokens {
-    FILE *f;
-    const char *path;
-    long line;
-} tokens;
-
-/* next token (skipping blanks, and '#' comment lines when comments) into buf; 0 at the end */
-static int next_token(tokens *t, char *buf, size_t len, int comments)
-{
-    int c;
-    size_t n = 0;
-    for (;;) {
-        c = fgetc(t->f);
-        if (c == '\n') t->line++;
-        else if (c == '#' && comments) {
-            while ((c = fgetc(t->f)) != EOF && c != '\n') {}
-            if (c == '\n') t->line++;
-        } else if (c == EOF || !(c == ' ' || c == '\t' || c == '\r')) break;
-    }
-    while (c != EOF && !(c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
-        if (n + 1 < len) buf[n++] = (char)c;
-        c = fgetc(t->f);
-    }
-    if (c == '\n') ungetc(c, t->f);
-    buf[n] = 0;
-    return n > 0;
-}
-
-/* a real (inf allowed when bounds) or an integer in [ilo, ihi] (when integer) */
-static lcp_status read_num(tokens *t, int comments, int bounds, double *v, const char *what,
-                           char *msg, size_t len)
-{
-    char buf[128], *end;
-    if (!next_token(t, buf, sizeof buf, comments))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: file ends before %s", t->path, t->line,
-                    what);
-    errno = 0;
-    *v = strtod(buf, &end);
-    if (end == buf || *end || errno == ERANGE || isnan(*v) || (!bounds && isinf(*v)))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: %s: '%s' is not a %snumber", t->path,
-                    t->line, what, buf, bounds ? "" : "finite ");
-    return LCP_OK;
-}
-
-static lcp_status read_int(tokens *t, int comments, long lo, long hi, long *v, const char *what,
-                           char *msg, size_t len)
-{
-    char buf[128], *end;
-    if (!next_token(t, buf, sizeof buf, comments))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: file ends before %s", t->path, t->line,
-                    what);
-    errno = 0;
-    *v = strtol(buf, &end, 10);
-    if (end == buf || *end || errno == ERANGE || *v < lo || *v > hi)
-        return fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: %s: '%s' is not an integer in %ld..%ld",
-                    t->path, t->line, what, buf, lo, hi);
-    return LCP_OK;
-}
-
-static lcp_status open_tokens(tokens *t, const char *path, char *msg, size_t len)
-{
-    struct stat sb;
-    t->path = path;
-    t->line = 1;
-    t->f = NULL;
-    if (stat(path, &sb) != 0)
-        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode))
-        return fail(msg, len, LCP_ERR_IO, "%s: not a regular file", path);
-    if (!(t->f = fopen(path, "r")))
-        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    return LCP_OK;
-}
-
-/* the largest problem the dense text formats take: 8 bytes per entry at most 2 GiB */
-enum { DENSE_MAX = 16384 };
-
-/* ---- Siconos .dat (in) --------------------------------------------------------------------- */
-
-static lcp_status read_siconos(const char *path, lcp_problem *P, char *msg, size_t len)
-{
-    tokens t;
-    lcp_status st = open_tokens(&t, path, msg, len);
-    long n = 0, storage = 0, s0 = 0, s1 = 0, d0 = 0, d1 = 0;
-    double *a = NULL, *q = NULL;
-    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &n, "the size", msg, len);
-    if (st == LCP_OK) st = read_int(&t, 0, 0, 10, &storage, "the storage type", msg, len);
-    if (st == LCP_OK && storage != 0)
-        st = fail(msg, len, LCP_ERR_FORMAT, "%s:%ld: storage type %ld (%s) is not supported: "
-                  "only dense (0)", path, t.line, storage,
-                  storage == 1 ? "sparse block" : storage == 2 ? "sparse" : "unknown");
-    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &s0, "the row count", msg, len);
-    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &s1, "the column count", msg, len);
-    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &d0, "the dense row count", msg, len);
-    if (st == LCP_OK) st = read_int(&t, 0, 1, DENSE_MAX, &d1, "the dense column count", msg, len);
-    if (st == LCP_OK && (s0 != n || s1 != n || d0 != n || d1 != n))
-        st = fail(msg, len, LCP_ERR_INCONSISTENT, "%s:%ld: matrix %ld x %ld for an LCP of size "
-                  "%ld", path, t.line, s0, s1, n);
-    if (st == LCP_OK && (!(a = lcp_malloc((size_t)n * n, sizeof *a)) ||
-                         !(q = lcp_malloc((size_t)n, sizeof *q))))
-        st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
-    for (long k = 0; st == LCP_OK && k < n * n; k++) {
-        double v;
-        st = read_num(&t, 0, 0, &v, "M", msg, len);
-        a[(k % n) * n + k / n] = v; /* column-major buffer: value k is M(k mod n, k div n) */
-    }
-    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 0, 0, &q[i], "q", msg, len);
-    if (st == LCP_OK) st = from_dense(P, (int)n, a, q, NULL, NULL, NULL, path, msg, len);
-    if (t.f) fclose(t.f);
-    lcp_free(a);
-    lcp_free(q);
-    return st;
-}
-
-/* ---- ODE / DART / Bullet dense text (in and out) ------------------------------------------- */
-
-static lcp_status read_ode(const char *path, lcp_problem *P, char *msg, size_t len)
-{
-    tokens t;
-    lcp_status st = open_tokens(&t, path, msg, len);
-    long n = 0, nub = 0;
-    double *a = NULL, *b = NULL, *lo = NULL, *hi = NULL;
-    int *fx = NULL;
-    if (st == LCP_OK) st = read_int(&t, 1, 1, DENSE_MAX, &n, "n", msg, len);
-    if (st == LCP_OK) st = read_int(&t, 1, 0, n, &nub, "nub", msg, len);
-    if (st == LCP_OK && (!(a = lcp_malloc((size_t)n * n, sizeof *a)) ||
-                         !(b = lcp_malloc((size_t)n, sizeof *b)) ||
-                         !(lo = lcp_malloc((size_t)n, sizeof *lo)) ||
-                         !(hi = lcp_malloc((size_t)n, sizeof *hi)) ||
-                         !(fx = lcp_malloc((size_t)n, sizeof *fx))))
-        st = fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory for %ld x %ld", path, n, n);
-    for (long k = 0; st == LCP_OK && k < n * n; k++) st = read_num(&t, 1, 0, &a[k], "A", msg, len);
-    for (long i = 0; st == LCP_OK && i < n; i++) {
-        st = read_num(&t, 1, 0, &b[i], "b", msg, len);
-        b[i] = -b[i]; /* A x = b + w  <=>  w = A x + q with q = -b */
-    }
-    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 1, 1, &lo[i], "lo", msg, len);
-    for (long i = 0; st == LCP_OK && i < n; i++) st = read_num(&t, 1, 1, &hi[i], "hi", msg, len);
-    for (long i = 0; st == LCP_OK && i < n; i++) {
-        long v;
-        st = read_int(&t, 1, -1, n - 1, &v, "findex", msg, len);
-        fx[i] = (int)v;
-    }
-    for (long i = 0; st == LCP_OK && i < nub; i++)
-        if (lo[i] != -INFINITY || hi[i] != INFINITY || fx[i] >= 0)
-            st = fail(msg, len, LCP_ERR_INCONSISTENT, "%s: row %ld is one of the nub = %ld "
-                      "unbounded rows but has bounds or a findex", path, i, nub);
-    int any = 0;
-    for (long i = 0; fx && i < n; i++) any |= fx[i] >= 0;
-    if (st == LCP_OK) st = from_dense(P, (int)n, a, b, lo, hi, any ? fx : NULL, path, msg, len);
-    if (t.f) fclose(t.f);
-    lcp_free(a);
-    lcp_free(b);
-    lcp_free(lo);
-    lcp_free(hi);
-    lcp_free(fx);
-    return st;
-}
-
-static void put_num(FILE *f, double v, const char *sep)
-{
-    if (isinf(v)) fprintf(f, "%sinf%s", v < 0 ? "-" : "", sep);
-    else fprintf(f, "%.17g%s", v, sep);
-}
-
-static lcp_status write_ode(const char *path, const lcp_problem *P, int force, char *msg,
-                            size_t len)
-{
-    int m = P->m, nub = 0;
-    while (nub < m && P->lo[nub] == -INFINITY && P->hi[nub] == INFINITY &&
-           !(P->findex && P->findex[nub] >= 0))
-        nub++;
-    double *row = lcp_calloc((size_t)(m ? m : 1), sizeof *row);
-    bench_out o;
-    char m2[4400];
-    if (!row) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
-    if (bench_out_open(&o, path, force, m2, sizeof m2) != 0) {
-        lcp_free(row);
-        return fail(msg, len, LCP_ERR_IO, "%s", m2);
-    }
-    FILE *f = o.f;
-    fprintf(f, "# ODE/DART/Bullet dSolveLCP arguments written by lcpbench: A x = b + w,\n"
-               "# lo <= x <= hi, findex (-1 = none), the first nub rows unbounded; b = -q.\n"
-               "# n nub, then A (n rows, full), b, lo, hi, findex\n%d %d\n", m, nub);
-    for (int i = 0; i < m; i++) {
-        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) row[P->A.j[k]] = P->A.x[k];
-        for (int j = 0; j < m; j++) put_num(f, row[j], j + 1 < m ? " " : "\n");
-        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) row[P->A.j[k]] = 0.0;
-    }
-    for (int i = 0; i < m; i++) put_num(f, -P->q[i], i + 1 < m ? " " : "\n"); /* b = -q */
-    for (int i = 0; i < m; i++) put_num(f, P->lo[i], i + 1 < m ? " " : "\n");
-    for (int i = 0; i < m; i++) put_num(f, P->hi[i], i + 1 < m ? " " : "\n");
-    for (int i = 0; i < m; i++)
-        fprintf(f, "%d%s", P->findex ? P->findex[i] : -1, i + 1 < m ? " " : "\n");
-    lcp_free(row);
-    if (bench_out_commit(&o, 1, m2, sizeof m2) != 0) return fail(msg, len, LCP_ERR_IO, "%s", m2);
-    return LCP_OK;
-}
-
-/* ---- FCLIB (through libfclib) ------------------------------------------------------------- */
-
-#ifdef LCPBENCH_HAVE_FCLIB
-
-/* the FCLIB matrix as 0-based triplets (row off r0, col off c0, transposed when trans)
- * appended to (ti, tj, tx) at *k; capacity checked by the caller (entries = fc_nnz) */
-static int fc_nnz(const struct fclib_matrix *M)
-{
-    if (!M) return 0;
-    if (M->nz >= 0) return M->nz;
-    return M->nz == -1 ? M->p[M->n] : M->p[M->m];
-}
-
-static void fc_triplets(const struct fclib_matrix *M, int r0, int c0, int trans, int *ti,
-                        int *tj, double *tx, int *k)
-{
-    int n = fc_nnz(M);
-    for (int e = 0, col = 0, rw = 0; e < n; e++) {
-        int i, j;
-        if (M->nz >= 0) { i = M->p[e]; j = M->i[e]; }
-        else if (M->nz == -1) { while (e >= M->p[col + 1]) col++; i = M->i[e]; j = col; }
-        else { while (e >= M->p[rw + 1]) rw++; i = rw; j = M->i[e]; }
-        ti[*k] = (trans ? j : i) + r0;
-        tj[*k] = (trans ? i : j) + c0;
-        tx[*k] = M->x[e];
-        (*k)++;
-    }
-}
-
-static int fc_valid(const struct fclib_matrix *M, int m, int n)
-{
-    if (!M || M->m != m || M->n != n || !M->x || !M->i || !M->p) return 0;
-    int nn = fc_nnz(M);
-    if (nn < 0) return 0;
-    for (int e = 0; e < nn; e++) {
-        if (!isfinite(M->x[e])) return 0;
-        int a = M->nz >= 0 ? M->p[e] : M->i[e], b = M->nz >= 0 ? M->i[e] : 0;
-        if (M->nz >= 0 && (a < 0 || a >= m || b < 0 || b >= n)) return 0;
-        if (M->nz == -1 && (a < 0 || a >= m)) return 0;
-        if (M->nz == -2 && (a < 0 || a >= n)) return 0;
-    }
-    return 1;
-}
-
-/* Bounds and findex of an FCLIB row layout: nc contacts of dimension d (rows d*a ...), then
- * p free rows; box friction or (keep == normal rows only) the normal LCP.  keep[i] = new
- * index of row i or -1. */
-static lcp_status fc_layout(lcp_problem *P, int nc, int d, int p, const double *mu,
-                            const int *keep, int box)
-{
-    int m = P->m;
-    if (box && !(P->findex = lcp_malloc((size_t)(m ? m : 1), sizeof(int)))) return LCP_ERR_NOMEM;
-    for (int a = 0; a < nc; a++)
-        for (int r = 0; r < d; r++) {
-            int i = keep[d * a + r];
-            if (i < 0) continue;
-            if (box) P->findex[i] = r ? keep[d * a] : -1;
-            P->lo[i] = r ? -mu[a] : 0.0;
-            P->hi[i] = r ? mu[a] : INFINITY;
-        }
-    for (int r = 0; r < p; r++) {
-        int i = keep[nc * d + r];
-        P->lo[i] = -INFINITY;
-        P->hi[i] = INFINITY;
-        if (box) P->findex[i] = -1;
-    }
-    return LCP_OK;
-}
-
-/* an FCLIB vector pair, r (the mc contact rows) and l (the free rows after them, zero when
- * absent), onto the rows kept (n = mc + free rows in all): z0 or the cone solution */
-static lcp_status pick(const double *r, const double *l, const int *keep, int mc, int n, int m,
-                       double **out)
-{
-    if (!(*out = lcp_calloc((size_t)(m ? m : 1), sizeof **out))) return LCP_ERR_NOMEM;
-    for (int i = 0; i < n; i++)
-        if (keep[i] >= 0) (*out)[keep[i]] = i < mc ? r[i] : l ? l[i - mc] : 0.0;
-    return LCP_OK;
-}
-
-/* A, q of a local problem [W V; V^T R], [q; s] restricted to the rows kept */
-static lcp_status fc_local_problem(const struct fclib_local *L, int box, lcp_problem *P,
-                                   int **keep_out, int *nfull, const char *path, char *msg,
-                                   size_t len)
-{
-    int m = L->W ? L->W->m : -1, p = L->R ? L->R->m : 0, d = L->spacedim;
-    if (m <= 0 || (d != 2 && d != 3) || m % d || !L->q || !L->mu)
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: not a local FCLIB problem (W %d rows, "
-                    "spacedim %d)", path, m, d);
-    if (!fc_valid(L->W, m, m) || (p && (!fc_valid(L->V, m, p) || !fc_valid(L->R, p, p) ||
-                                       !L->s)))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: W, V or R malformed (sizes, indices or "
-                    "non-finite values)", path);
-    int nc = m / d, n = m + p, *keep = lcp_malloc((size_t)n, sizeof *keep), mm = 0;
-    if (!keep) return fail(msg, len, LCP_ERR_NOMEM, "%s: out of memory", path);
-    for (int a = 0; a < nc; a++) {
-        if (!(isfinite(L->mu[a]) && L->mu[a] >= 0)) {
-            lcp_free(keep);
-            return fail(msg, len, LCP_ERR_FORMAT, "%s: mu of contact %d is %g", path, a,
-                        L->mu[a]);
-        }
-        for (int r = 0; r < d; r++) keep[d * a + r] = (box || r == 0) ? mm++ : -1;
-    }
-    for (int r = 0; r < p; r++) keep[m + r] = mm++;
-    int cap = fc_nnz(L->W) + 2 * fc_nnz(L->V) + fc_nnz(L->R), k = 0;
-    int *ti = lcp_malloc((size_t)(cap ? cap : 1), sizeof *ti);
-    int *tj = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tj);
-    double *tx = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tx), *q = NULL;
-    lcp_status st = ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
-    if (st == LCP_OK) {
-        fc_triplets(L->W, 0, 0, 0, ti, tj, tx, &k);
-        if (p) {
-            fc_triplets(L->V, 0, m, 0, ti, tj, tx, &k);
-            fc_triplets(L->V, m, 0, 1, ti, tj, tx, &k);
-            fc_triplets(L->R, m, m, 0, ti, tj, tx, &k);
-        }
-        int kk = 0; /* drop the rows and columns not kept, renumber */
-        for (int e = 0; e < k; e++)
-            if (keep[ti[e]] >= 0 && keep[tj[e]] >= 0) {
-                ti[kk] = keep[ti[e]];
-                tj[kk] = keep[tj[e]];
-                tx[kk++] = tx[e];
-            }
-        st = lcp_csr_from_triplets(&P->A, mm, mm, kk, ti, tj, tx);
-    }
-    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
-    if (st == LCP_OK && (q = lcp_malloc((size_t)n, sizeof *q))) {
-        memcpy(q, L->q, (size_t)m * sizeof *q);
-        if (p) memcpy(q + m, L->s, (size_t)p * sizeof *q);
-        for (int i = 0; i < n; i++)
-            if (keep[i] >= 0) P->q[keep[i]] = q[i];
-    } else if (st == LCP_OK) {
-        st = LCP_ERR_NOMEM;
-    }
-    if (st == LCP_OK) st = fc_layout(P, nc, d, p, L->mu, keep, box);
-    lcp_free(ti);
-    lcp_free(tj);
-    lcp_free(tx);
-    lcp_free(q);
-    if (st != LCP_OK) {
-        lcp_free(keep);
-        return fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
-    }
-    *keep_out = keep;
-    *nfull = n;
-    return LCP_OK;
-}
-
-/* dense M^-1 (n x n, row-major) by Cholesky; LCP_ERR_BREAKDOWN when M is not SPD */
-static lcp_status spd_inverse(const struct fclib_matrix *M, int n, double *inv)
-{
-    int k = 0, nn = fc_nnz(M);
-    int *ti = lcp_malloc((size_t)(nn ? nn : 1), sizeof *ti);
-    int *tj = lcp_malloc((size_t)(nn ? nn : 1), sizeof *tj);
-    double *tx = lcp_malloc((size_t)(nn ? nn : 1), sizeof *tx);
-    if (!ti || !tj || !tx) {
-        lcp_free(ti);
-        lcp_free(tj);
-        lcp_free(tx);
-        return LCP_ERR_NOMEM;
-    }
-    memset(inv, 0, (size_t)n * n * sizeof *inv);
-    fc_triplets(M, 0, 0, 0, ti, tj, tx, &k);
-    for (int e = 0; e < k; e++) inv[(size_t)ti[e] * n + tj[e]] += tx[e];
-    lcp_free(ti);
-    lcp_free(tj);
-    lcp_free(tx);
-    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0 ||
-        LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, inv, n) != 0)
-        return LCP_ERR_BREAKDOWN;
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) inv[(size_t)i * n + j] = inv[(size_t)j * n + i];
-    return LCP_OK;
-}
-
-enum { GLOBAL_MAX = 4000 };
-
-/* a global problem reduced to the contact (and equality) multipliers */
-static lcp_status fc_global_problem(const struct fclib_global *G, int box, lcp_problem *P,
-                                    int **keep_out, int *nfull, const char *path, char *msg,
-                                    size_t len)
-{
-    int n = G->M ? G->M->m : -1, m = G->H ? G->H->n : -1, p = G->G ? G->G->n : 0;
-    int d = G->spacedim;
-    if (n <= 0 || m <= 0 || (d != 2 && d != 3) || m % d || !G->f || !G->w || !G->mu ||
-        (p && !G->b))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: not a global FCLIB problem", path);
-    if (n > GLOBAL_MAX)
-        return fail(msg, len, LCP_ERR_TOO_LARGE, "%s: M has %d rows; the dense reduction takes "
-                    "at most %d", path, n, GLOBAL_MAX);
-    if (!fc_valid(G->M, n, n) || !fc_valid(G->H, n, m) || (p && !fc_valid(G->G, n, p)))
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: M, H or G malformed", path);
-    int rows = m + p, nc = m / d, *keep = lcp_malloc((size_t)rows, sizeof *keep), mm = 0;
-    double *inv = lcp_malloc((size_t)n * n, sizeof *inv), *t = lcp_malloc((size_t)n, sizeof *t);
-    int cap = fc_nnz(G->H) + fc_nnz(G->G), k = 0;
-    int *ti = lcp_malloc((size_t)(cap ? cap : 1), sizeof *ti);
-    int *tj = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tj);
-    double *tx = lcp_malloc((size_t)(cap ? cap : 1), sizeof *tx), *qf = NULL;
-    lcp_status st = keep && inv && t && ti && tj && tx ? LCP_OK : LCP_ERR_NOMEM;
-    for (int a = 0; st == LCP_OK && a < nc; a++)
-        for (int r = 0; r < d; r++) keep[d * a + r] = (box || r == 0) ? mm++ : -1;
-    for (int r = 0; st == LCP_OK && r < p; r++) keep[m + r] = mm++;
-    if (st == LCP_OK) st = spd_inverse(G->M, n, inv);
-    if (st == LCP_OK) { /* J = [H^T; G^T] on the rows kept */
-        fc_triplets(G->H, 0, 0, 1, ti, tj, tx, &k);
-        if (p) fc_triplets(G->G, m, 0, 1, ti, tj, tx, &k);
-        int kk = 0;
-        for (int e = 0; e < k; e++)
-            if (keep[ti[e]] >= 0) {
-                ti[kk] = keep[ti[e]];
-                tj[kk] = tj[e];
-                tx[kk++] = tx[e];
-            }
-        st = lcp_csr_from_triplets(&P->J, mm, n, kk, ti, tj, tx);
-    }
-    if (st == LCP_OK) st = csr_from_dense(&P->Minv, n, inv); /* Minv, zeros dropped */
-    if (st == LCP_OK) st = lcp_csr_jmjt(&P->J, &P->Minv, NULL, &P->A);
-    if (st == LCP_OK) st = lcp_problem_alloc_vectors(P, mm);
-    if (st == LCP_OK && !(qf = lcp_malloc((size_t)rows, sizeof *qf))) st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) { /* q = J Minv f + [w; b] over all rows, then the rows kept */
-        for (int i = 0; i < n; i++) {
-            double s = 0;
-            for (int j = 0; j < n; j++) s += inv[(size_t)i * n + j] * G->f[j];
-            t[i] = s;
-        }
-        memset(qf, 0, (size_t)rows * sizeof *qf);
-        k = 0;
-        int nh = fc_nnz(G->H), ng = fc_nnz(G->G), cap2 = nh + ng;
-        int *ri = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *ri);
-        int *rj = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rj);
-        double *rx = lcp_malloc((size_t)(cap2 ? cap2 : 1), sizeof *rx);
-        if (ri && rj && rx) {
-            fc_triplets(G->H, 0, 0, 1, ri, rj, rx, &k);
-            if (p) fc_triplets(G->G, m, 0, 1, ri, rj, rx, &k);
-            for (int e = 0; e < k; e++) qf[ri[e]] += rx[e] * t[rj[e]];
-            for (int i = 0; i < m; i++) qf[i] += G->w[i];
-            for (int i = 0; i < p; i++) qf[m + i] += G->b[i];
-            for (int i = 0; i < rows; i++)
-                if (keep[i] >= 0) P->q[keep[i]] = qf[i];
-        } else {
-            st = LCP_ERR_NOMEM;
-        }
-        lcp_free(ri);
-        lcp_free(rj);
-        lcp_free(rx);
-    }
-    P->n = n;
-    if (st == LCP_OK) st = fc_layout(P, nc, d, p, G->mu, keep, box);
-    lcp_free(inv);
-    lcp_free(t);
-    lcp_free(ti);
-    lcp_free(tj);
-    lcp_free(tx);
-    lcp_free(qf);
-    if (st != LCP_OK) {
-        lcp_free(keep);
-        return fail(msg, len, st, "%s: %s%s", path, lcp_status_str(st),
-                    st == LCP_ERR_BREAKDOWN ? " (M is not symmetric positive definite)" : "");
-    }
-    *keep_out = keep;
-    *nfull = rows;
-    return LCP_OK;
-}
-
-/* Which FCLIB groups the file holds.  libfclib ends the process when asked for a group that
- * is absent, so every read is preceded by this look (with HDF5's error printing off). */
-typedef struct fc_groups {
-    int local, global, guesses, solution;
-} fc_groups;
-
-static lcp_status fc_look(const char *path, fc_groups *g, char *msg, size_t len)
-{
-    struct stat sb;
-    memset(g, 0, sizeof *g);
-    if (stat(path, &sb) != 0)
-        return fail(msg, len, LCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode)) return fail(msg, len, LCP_ERR_IO, "%s: not a regular file", path);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if (H5Fis_hdf5(path) <= 0)
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: not an HDF5 file", path);
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) return fail(msg, len, LCP_ERR_IO, "%s: HDF5 cannot open it", path);
-    g->local = H5Lexists(f, "fclib_local", H5P_DEFAULT) > 0;
-    g->global = H5Lexists(f, "fclib_global", H5P_DEFAULT) > 0;
-    g->guesses = H5Lexists(f, "guesses", H5P_DEFAULT) > 0;
-    g->solution = H5Lexists(f, "solution", H5P_DEFAULT) > 0;
-    H5Fclose(f);
-    if (!g->local && !g->global)
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: no fclib_local or fclib_global group (not an "
-                    "FCLIB problem)", path);
-    return LCP_OK;
-}
-
-/* the shortest %g form of v that reads back as v */
-static void exact(char *b, size_t n, double v)
-{
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(b, n, "%.*g", prec, v);
-        if (strtod(b, NULL) == v) return;
-    }
-}
-
-enum { MU_LIST = 64 }; /* meta.txt lists each contact's mu up to this many contacts */
-
-/* meta.txt of an instance read from FCLIB: where it came from (file, problem), its contacts
- * and mu, and exactly what the friction rows are; NULL when out of memory */
-static char *fc_meta(const char *path, const fc_groups *has, int local, int d, int nc, int p,
-                     const double *mu, int box, int ng, int solution)
-{
-    size_t cap = 4096 + (size_t)(nc <= MU_LIST ? nc : 0) * 32 + strlen(path), n = 0;
-    char *t = lcp_malloc(cap, 1), b[40], c[40];
-    if (!t) return NULL;
-#define PUT(...) (n += (size_t)snprintf(t + n, n < cap ? cap - n : 0, __VA_ARGS__))
-    PUT("source = FCLIB %s problem\nsource_file = %s\n", local ? "local" : "global", path);
-    PUT("source_problem = %s (an FCLIB file holds one problem%s)\n",
-        local ? "fclib_local" : "fclib_global",
-        local && has->global ? "; this one also has fclib_global, not read" : "");
-    PUT("dim = %d\ncontacts = %d\n", d, nc);
-    if (p) PUT("free_rows = %d (the %s equality multipliers, after the contact rows)\n", p,
-               local ? "mixed part's" : "global problem's");
-    double lo = INFINITY, hi = -INFINITY;
-    for (int a = 0; a < nc; a++) {
-        lo = fmin(lo, mu[a]);
-        hi = fmax(hi, mu[a]);
-    }
-    exact(b, sizeof b, lo);
-    exact(c, sizeof c, hi);
-    if (lo == hi) PUT("mu = %s (every contact)\n", b);
-    else PUT("mu = %s .. %s (min .. max over the %d contacts)\n", b, c, nc);
-    if (lo != hi && nc <= MU_LIST) {
-        PUT("mu_per_contact =");
-        for (int a = 0; a < nc; a++) {
-            exact(b, sizeof b, mu[a]);
-            PUT(" %s", b);
-        }
-        PUT("\n");
-    } else if (lo != hi) {
-        PUT("mu_per_contact = %s\n", box ? "not listed (over 64 contacts): hi.mtx of each "
-                                           "contact's tangent rows" : "not listed (over 64 "
-                                           "contacts)");
-    }
-    if (!box)
-        PUT("friction = none: FCLIB's normal rows only, the frictionless LCP (W_NN, q_N); "
-            "mu and the tangent rows are dropped\n");
-    else if (d == 3)
-        PUT("friction = box: each of a contact's 2 tangent rows bounded on its own, "
-            "-mu z_N <= z_t <= mu z_N (findex = the contact's normal row), i.e. the 4-facet "
-            "pyramid |z_t1|, |z_t2| <= mu z_N circumscribing FCLIB's Coulomb cone "
-            "|r_T| <= mu r_N (the cone's De Saxce term mu |u_T| in the normal velocity is "
-            "dropped)\n");
-    else
-        PUT("friction = box: a contact's tangent row bounded by -mu z_N <= z_t <= mu z_N "
-            "(findex = the contact's normal row), which is FCLIB's 2D Coulomb cone "
-            "|r_T| <= mu r_N itself (the cone's De Saxce term mu |u_T| in the normal velocity "
-            "is dropped)\n");
-    if (ng > 0) PUT("z0 = FCLIB's guess 1 of %d\n", ng);
-    if (solution)
-        PUT("zref-cone = zref-cone.mtx: FCLIB's solution (r%s) of its cone problem, %s; kept "
-            "apart from zref.mtx (none is written), nothing compares against it\n",
-            p ? ", then l on the free rows" : "",
-            !box ? "not of this LCP (whose tangent rows are dropped)"
-            : d == 3 ? "not of this LCP (friction in a disk there, in a square here)"
-                     : "to the accuracy of the solver that made it");
-    else PUT("zref-cone = none (the file holds no solution)\n");
-#undef PUT
-    if (n >= cap) t[cap - 1] = 0; /* cannot happen: cap holds every line */
-    return t;
-}
-
-/* P from the FCLIB file; *cone: FCLIB's solution on the rows kept (NULL when the file has
- * none), which solves the cone problem, not P */
-static lcp_status read_fclib(const char *path, int box, lcp_problem *P, double **cone,
-                             char *msg, size_t len)
-{
-    fc_groups has;
-    *cone = NULL;
-    lcp_status st0 = fc_look(path, &has, msg, len);
-    if (st0 != LCP_OK) return st0;
-    struct fclib_local *L = has.local ? fclib_read_local(path) : NULL;
-    struct fclib_global *G = L || !has.global ? NULL : fclib_read_global(path);
-    if (!L && !G)
-        return fail(msg, len, LCP_ERR_FORMAT, "%s: libfclib could not read its %s problem",
-                    path, has.local ? "local" : "global");
-    int *keep = NULL, n = 0;
-    lcp_status st = L ? fc_local_problem(L, box, P, &keep, &n, path, msg, len)
-                      : fc_global_problem(G, box, P, &keep, &n, path, msg, len);
-    int ng = 0, d = 0, mc = 0;
-    struct fclib_solution *g = NULL, *s = NULL;
-    if (st == LCP_OK) { /* the guess and the solution: r of FCLIB, l on the free rows */
-        d = L ? L->spacedim : G->spacedim;
-        mc = L ? L->W->m : G->H->n;
-        g = has.guesses ? fclib_read_guesses(path, &ng) : NULL;
-        s = has.solution ? fclib_read_solution(path) : NULL;
-        if (g && ng > 0 && g[0].r) st = pick(g[0].r, g[0].l, keep, mc, n, P->m, &P->z0);
-        if (st == LCP_OK && s && s->r) st = pick(s->r, s->l, keep, mc, n, P->m, cone);
-        if (st == LCP_OK && !(P->meta = fc_meta(path, &has, L != NULL, d, mc / d, n - mc,
-                                                L ? L->mu : G->mu, box, g && g[0].r ? ng : 0,
-                                                *cone != NULL)))
-            st = LCP_ERR_NOMEM;
-        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, lcp_status_str(st));
-    }
-    if (g) fclib_delete_solutions(g, ng);
-    if (s) fclib_delete_solutions(s, 1);
-    /* libfclib's delete functions free the contents; the structs are the caller's */
-    if (L) fclib_delete_local(L);
-    if (G) fclib_delete_global(G);
-    free(L); /* made by libfclib's malloc */
-    free(G);
-    lcp_free(keep);
-    if (st == LCP_OK) {
-        char m2[1024];
-        st = lcp_problem_check(P, m2, sizeof m2);
-        if (st == LCP_OK && *cone) { /* the same checks as zref: m rows, finite */
-            for (int i = 0; i < P->m && st == LCP_OK; i++)
-                if (!isfinite((*cone)[i]))
-                    st = fail(m2, sizeof m2, LCP_ERR_FORMAT, "its solution is not finite "
-                              "(row %d)", i);
-        }
-        if (st != LCP_OK) fail(msg, len, st, "%s: %s", path, m2);
-    }
-    if (st != LCP_OK) {
-        lcp_free(*cone);
-        *cone = NULL;
-    }
-    return st;
-}
-
-/* the FCLIB matrix of rows/cols `rows' (new index -> old row) of A, compressed columns */
-static struct fclib_matrix *fc_block(const lcp_problem *P, const int *where, int which_r,
-                                     int which_c, int nr, int nc, const int *pos)
-{
-    /* where[i]: block of row i (0 contact, 1 free); pos[i]: its index in the block */
-    struct fclib_matrix *M = lcp_calloc(1, sizeof *M);
-    if (!M) return NULL;
-    int nz = 0;
-    for (int i = 0; i < P->m; i++)
-        if (where[i] == which_r)
-            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++) nz += where[P->A.j[k]] == which_c;
-    M->m = nr;
-    M->n = nc;
-    M->nzmax = nz;
-    M->nz = -1;
-    M->p = lcp_calloc((size_t)nc + 1, sizeof *M->p);
-    M->i = lcp_malloc((size_t)(nz ? nz : 1), sizeof *M->i);
-    M->x = lcp_malloc((size_t)(nz ? nz : 1), sizeof *M->x);
-    if (!M->p || !M->i || !M->x) return M; /* caller checks */
-    /* A is symmetric in structure for what we write: column c of the block = row c of A^T;
-     * build CSC by counting per column */
-    for (int i = 0; i < P->m; i++)
-        if (where[i] == which_r)
-            for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
-                if (where[P->A.j[k]] == which_c) M->p[pos[P->A.j[k]] + 1]++;
-    for (int c = 0; c < nc; c++) M->p[c + 1] += M->p[c];
-    int *next = lcp_malloc((size_t)(nc ? nc : 1), sizeof *next);
-    if (!next) {
-        lcp_free(M->p);
-        M->p = NULL;
-        return M;
-    }
-    memcpy(next, M->p, (size_t)nc * sizeof *next);
-    /* rows in increasing new index: visit old rows in the order of their new index */
-    int *byrow = lcp_malloc((size_t)(nr ? nr : 1), sizeof *byrow);
-    if (!byrow) {
-        lcp_free(next);
-        lcp_free(M->p);
-        M->p = NULL;
-        return M;
-    }
-    for (int r = 0; r < nr; r++) byrow[r] = -1; /* slots no row fills (padded tangents) */
-    for (int i = 0; i < P->m; i++)
-        if (where[i] == which_r) byrow[pos[i]] = i;
-    for (int r = 0; r < nr; r++) {
-        int i = byrow[r];
-        if (i < 0) continue;
-        for (int k = P->A.p[i]; k < P->A.p[i + 1]; k++)
-            if (where[P->A.j[k]] == which_c) {
-                int c = pos[P->A.j[k]], e = next[c]++;
-                M->i[e] = r;
-                M->x[e] = P->A.x[k];
-            }
-    }
-    lcp_free(next);
-    lcp_free(byrow);
-    return M;
-}
-
-static void fc_free_matrix(struct fclib_matrix *M)
-{
-    if (!M) return;
-    lcp_free(M->p);
-    lcp_free(M->i);
-    lcp_free(M->x);
-    lcp_free(M);
-}
-
-/* Rows of P as FCLIB sees them: where[i] 0 for a contact row (a normal row 0 <= z without
- * findex, or a friction row with findex; nfric counts each normal's), 1 for a free row;
- * *nc contacts of *k0 friction rows each (the same for all).  LCP_OK or unsupported. */
-static lcp_status fc_classify(const lcp_problem *P, int *where, int *nfric, int *nc, int *k0,
-                              char *msg, size_t len)
-{
-    int m = P->m;
-    for (int i = 0; i < m; i++) {
-        int f = P->findex ? P->findex[i] : -1;
-        if (f >= 0) {
-            nfric[f]++;
-            where[i] = 0;
-        } else if (P->lo[i] == 0.0 && P->hi[i] == INFINITY) {
-            where[i] = 0;
-        } else if (P->lo[i] == -INFINITY && P->hi[i] == INFINITY) {
-            where[i] = 1;
-        } else {
-            return fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: bounds [%g, %g] without a "
-                        "findex have no FCLIB form (contacts and free rows only)", i, P->lo[i],
-                        P->hi[i]);
-        }
-    }
-    for (int i = 0; i < m; i++) {
-        if (where[i] != 0 || (P->findex && P->findex[i] >= 0)) continue;
-        if (*k0 < 0) *k0 = nfric[i];
-        if (nfric[i] != *k0 || *k0 > 2)
-            return fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: a contact with %d friction "
-                        "rows where others have %d (FCLIB contacts have one dimension, 2 or 3)",
-                        i, nfric[i], *k0);
-        (*nc)++;
-    }
-    return LCP_OK;
-}
-
-/* the frictionless padding: a decoupled tangent column (W_tt = 1) after each normal of W */
-static lcp_status fc_pad_tangents(struct fclib_matrix *W, int mc, int nc)
-{
-    int nz = W->p[mc] + nc;
-    int *pp = lcp_calloc((size_t)mc + 1, sizeof *pp), *ii = lcp_malloc((size_t)nz, sizeof *ii);
-    double *xx = lcp_malloc((size_t)nz, sizeof *xx);
-    if (!pp || !ii || !xx) {
-        lcp_free(pp);
-        lcp_free(ii);
-        lcp_free(xx);
-        return LCP_ERR_NOMEM;
-    }
-    int e = 0;
-    for (int c = 0; c < mc; c++) {
-        if (c % 2) {
-            ii[e] = c;
-            xx[e++] = 1.0;
-        } else {
-            for (int k = W->p[c]; k < W->p[c + 1]; k++) {
-                ii[e] = W->i[k];
-                xx[e++] = W->x[k];
-            }
-        }
-        pp[c + 1] = e;
-    }
-    lcp_free(W->p);
-    lcp_free(W->i);
-    lcp_free(W->x);
-    W->p = pp;
-    W->i = ii;
-    W->x = xx;
-    W->nzmax = nz;
-    return LCP_OK;
-}
-
-/* ONE LIBFCLIB WRITE IN A CHILD PROCESS.  When a write fails (a full disk), libfclib prints
- * its own error, HDF5 its error stack, and the file stays open inside HDF5, whose exit
- * handler then cannot close it and prints "infinite loop closing library" with a screenful
- * of codes.  So each write runs in a forked child whose standard output and error are
- * discarded and which leaves by _exit (no exit handler): 0 when written, else the errno
- * the failed write left (ENOSPC on a full disk) or 255.  The parent prints one line. */
-typedef struct fc_job {
-    const struct fclib_local *L;      /* fclib_write_local, or */
-    struct fclib_solution *g;         /* the guess (guess = 1) or the solution */
-    int guess;
-    const char *tmp;
-} fc_job;
-
-static int fc_child(const fc_job *j)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-        }
-        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-        errno = 0;
-        int ok = j->L ? fclib_write_local((struct fclib_local *)j->L, j->tmp)
-               : j->guess ? fclib_write_guesses(1, j->g, j->tmp)
-                          : fclib_write_solution(j->g, j->tmp);
-        _exit(ok ? 0 : errno > 0 && errno < 255 ? errno : 255);
-    }
-    int status = 0;
-    if (pid < 0) return errno ? errno : 255;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return 255;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
-}
-
-/* fail() for a child's status: the reason when it left one */
-static lcp_status fc_failed(int code, char *msg, size_t len, const char *path, const char *what)
-{
-    if (code > 0 && code < 255)
-        return fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the %s: %s", path, what,
-                    strerror(code));
-    return fail(msg, len, LCP_ERR_IO, "%s: libfclib could not write the %s", path, what);
-}
-
-/* z0 and the cone solution (zref-cone.mtx, never zref.mtx: the box LCP's answer does not
- * solve FCLIB's cone problem) as FCLIB's guess and solution (r, in FCLIB's row order) */
-static lcp_status fc_write_guess(const lcp_problem *P, const double *cone, const int *where,
-                                 const int *pos, int mc, int nf, const char *tmp,
-                                 const char *path, char *msg, size_t len)
-{
-    struct fclib_solution g = {0};
-    double *z0 = lcp_calloc((size_t)mc + nf + 1, sizeof *z0);
-    double *zr = lcp_calloc((size_t)mc + nf + 1, sizeof *zr);
-    lcp_status st = z0 && zr ? LCP_OK : LCP_ERR_NOMEM;
-    for (int i = 0; st == LCP_OK && i < P->m; i++) {
-        int at = where[i] == 0 ? pos[i] : mc + pos[i];
-        if (P->z0) z0[at] = P->z0[i];
-        if (cone) zr[at] = cone[i];
-    }
-    int code;
-    g.r = z0;
-    if (st == LCP_OK && P->z0 && (code = fc_child(&(fc_job){NULL, &g, 1, tmp})) != 0)
-        st = fc_failed(code, msg, len, path, "guess");
-    g.r = zr;
-    if (st == LCP_OK && cone && (code = fc_child(&(fc_job){NULL, &g, 0, tmp})) != 0)
-        st = fc_failed(code, msg, len, path, "solution");
-    lcp_free(z0);
-    lcp_free(zr);
-    return st;
-}
-
-static lcp_status write_fclib(const char *path, const lcp_problem *P, const double *cone,
-                              int force, char *msg, size_t len)
-{
-    int m = P->m, d = 0, nc = 0, nf = 0, k0 = -1;
-    int *where = lcp_malloc((size_t)(m ? m : 1), sizeof *where);
-    int *pos = lcp_malloc((size_t)(m ? m : 1), sizeof *pos);
-    int *nfric = lcp_calloc((size_t)(m ? m : 1), sizeof *nfric);
-    lcp_status st = where && pos && nfric ? LCP_OK : LCP_ERR_NOMEM;
-    if (st == LCP_OK) st = fc_classify(P, where, nfric, &nc, &k0, msg, len);
-    if (st == LCP_OK && nc == 0)
-        st = fail(msg, len, LCP_ERR_UNSUPPORTED, "no contact rows (0 <= z) to write");
-    d = k0 <= 0 ? 2 : k0 + 1;
-    int frictionless = k0 == 0;
-    int mc = nc * d; /* contact rows in FCLIB (padded tangents when frictionless) */
-    double *q = NULL, *mu = NULL;
-    struct fclib_local L = {0};
-    struct fclib_info info = {0};
-    int *slot = lcp_malloc((size_t)(m ? m : 1), sizeof *slot);
-    if (st == LCP_OK && (!slot || !(q = lcp_calloc((size_t)mc + 1, sizeof *q)) ||
-                         !(mu = lcp_calloc((size_t)nc + 1, sizeof *mu))))
-        st = LCP_ERR_NOMEM;
-    if (st == LCP_OK) { /* contact a: normal at d*a, its friction rows after it */
-        int a = 0;
-        for (int i = 0; i < m; i++) slot[i] = 0;
-        for (int i = 0; i < m; i++)
-            if (where[i] == 0 && !(P->findex && P->findex[i] >= 0)) {
-                pos[i] = d * a;
-                mu[a] = 0.0;
-                a++;
-            }
-        for (int i = 0; i < m; i++)
-            if (where[i] == 0 && P->findex && P->findex[i] >= 0) {
-                int f = P->findex[i], c = pos[f] / d;
-                pos[i] = pos[f] + 1 + slot[f]++;
-                if (P->lo[i] != -P->hi[i] || !isfinite(P->hi[i]) ||
-                    (slot[f] > 1 && mu[c] != P->hi[i]))
-                    st = fail(msg, len, LCP_ERR_UNSUPPORTED, "row %d: friction bounds [%g, %g] "
-                              "are not one symmetric mu per contact", i, P->lo[i], P->hi[i]);
-                mu[c] = P->hi[i];
-            }
-        for (int i = 0; i < m; i++)
-            if (where[i] == 1) pos[i] = nf++;
-    }
-    if (st == LCP_OK) {
-        L.W = fc_block(P, where, 0, 0, mc, mc, pos);
-        if (nf) {
-            L.V = fc_block(P, where, 0, 1, mc, nf, pos);
-            L.R = fc_block(P, where, 1, 1, nf, nf, pos);
-            L.s = lcp_calloc((size_t)nf, sizeof *L.s);
-        }
-        if (!L.W || !L.W->p || (nf && (!L.V || !L.V->p || !L.R || !L.R->p || !L.s)))
-            st = LCP_ERR_NOMEM;
-    }
-    if (st == LCP_OK && frictionless) st = fc_pad_tangents(L.W, mc, nc);
-    if (st == LCP_OK) {
-        for (int i = 0; i < m; i++) {
-            if (where[i] == 0) q[pos[i]] = P->q[i];
-            else L.s[pos[i]] = P->q[i];
-        }
-        L.q = q;
-        L.mu = mu;
-        L.spacedim = d;
-        info.title = (char *)"lcpbench instance";
-        info.description = (char *)(frictionless
-            ? "frictionless LCP as 2D contacts with mu = 0 and decoupled tangent rows "
-              "(W_tt = 1, q_t = 0); read back with --friction none"
-            : "box-friction BLCP (ODE findex convention) written as a local problem: the "
-              "friction bounds mu z_N of each tangent row become the Coulomb cone of its contact");
-        info.math_info = (char *)"w = W r + q (lcpbench: w = A z + q)";
-        L.info = &info;
-        if (!force && access(path, F_OK) == 0)
-            st = fail(msg, len, LCP_ERR_IO, "%s: exists (use --force to replace it)", path);
-    }
-    /* written under a temporary name, renamed into place when whole */
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    int code, clean = bench_cleanup_file(tmp);    /* removed if a signal ends the command */
-    if (st == LCP_OK && (code = fc_child(&(fc_job){&L, NULL, 0, tmp})) != 0)
-        st = fc_failed(code, msg, len, path, "problem");
-    if (st == LCP_OK && (P->z0 || cone))
-        st = fc_write_guess(P, cone, where, pos, mc, nf, tmp, path, msg, len);
-    if (st == LCP_OK && rename(tmp, path) != 0)
-        st = fail(msg, len, LCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    if (st != LCP_OK) remove(tmp); /* nothing half-written */
-    bench_cleanup_done(clean);
-    if (st == LCP_ERR_NOMEM) fail(msg, len, st, "%s: out of memory", path);
-    fc_free_matrix(L.W);
-    fc_free_matrix(L.V);
-    fc_free_matrix(L.R);
-    lcp_free(L.s);
-    lcp_free(q);
-    lcp_free(mu);
-    lcp_free(where);
-    lcp_free(pos);
-    lcp_free(nfric);
-    lcp_free(slot);
-    return st;
-}
-#endif /* LCPBENCH_HAVE_FCLIB */
-
-/* ---- the cone solution beside a folder ------------------------------------------------ */
-
-/* the name of FCLIB's solution in an instance folder: it solves the cone problem, not the
- * folder's LCP, so it is kept apart from zref.mtx (which zdiff and wdiff compare against) */
-#define CONE_FILE "zref-cone.mtx"
-
-static lcp_status cone_path(char *b, size_t n, const char *dir, char *msg, size_t len)
-{
-    if (snprintf(b, n, "%s/" CONE_FILE, dir) >= (int)n)
-        return fail(msg, len, LCP_ERR_IO, "%s: path too long", dir);
-    return LCP_OK;
-}
-
-/* IN/zref-cone.mtx when the folder has one (*cone NULL when not): m rows, finite */
-static lcp_status read_cone(const char *dir, int m, double **cone, char *msg, size_t len)
-{
-    char path[4200];
-    int rows = 0;
-    *cone = NULL;
-    lcp_status st = cone_path(path, sizeof path, dir, msg, len);
-    if (st != LCP_OK || access(path, F_OK) != 0) return st;
-    st = lcp_read_vector(path, &rows, cone, msg, len);
-    if (st == LCP_OK && rows != m)
-        st = fail(msg, len, LCP_ERR_FORMAT, "%s: %d rows where the instance has %d", path, rows,
-                  m);
-    for (int i = 0; st == LCP_OK && i < m; i++)
-        if (!isfinite((*cone)[i]))
-            st = fail(msg, len, LCP_ERR_FORMAT, "%s: row %d is not finite", path, i);
-    if (st != LCP_OK) {
-        lcp_free(*cone);
-        *cone = NULL;
-    }
-    return st;
-}
-
-/* the instance folder, with zref-cone.mtx when cone is given (a stale one removed when not);
- * the cone file first, so that a failure leaves neither */
-static lcp_status write_folder(const char *dir, const lcp_problem *P, const double *cone,
-                               char *msg, size_t len)
-{
-    char path[4200];
-    struct stat sb;
-    int created = 0;
-    lcp_status st = cone_path(path, sizeof path, dir, msg, len);
-    if (st != LCP_OK) return st;
-    if (cone && stat(dir, &sb) != 0) {
-        if (mkdir(dir, 0777) != 0)
-            return fail(msg, len, LCP_ERR_IO, "%s: cannot create folder: %s", dir,
-                        strerror(errno));
-        created = 1;
-    }
-    if (cone) st = lcp_write_vector(path, P->m, cone, msg, len);
-    if (st == LCP_OK) st = lcp_write_instance(dir, P, msg, len);
-    if (st != LCP_OK && cone) remove(path);
-    if (st != LCP_OK && created) rmdir(dir);
-    if (st == LCP_OK && !cone) remove(path);
-    return st;
-}
-
-/* ---- the command ------------------------------------------------------------------------- */
 
 static int fmt_arg(const char *opt, const char *v, fmt *to)
 {
     if ((*to = fmt_parse(v)) == FMT_NONE) {
-        bench_error(CMD, "%s: unknown format '%s' (folder, fclib, siconos, ode)", opt, v);
+        bench_error(CMD, "%s: unknown format '%s' (%s)", opt, v, fmt_list());
         return -1;
     }
     return 0;
@@ -1236,19 +165,17 @@ static int parse(int argc, char **argv, conv_args *a)
     }
     if (a->from == FMT_NONE) a->from = fmt_guess(a->in);
     if (a->to == FMT_NONE) a->to = fmt_guess(a->out);
-    if (a->to == FMT_SICONOS) {
-        bench_error(CMD, "siconos is an input format only (write fclib, ode or a folder)");
+    const bench_format *from = &formats[a->from], *to = &formats[a->to];
+    if (!to->write && !to->missing) {
+        bench_error(CMD, "%s is an input format only (write fclib, ode or a folder)", to->name);
         return 2;
     }
-#ifndef LCPBENCH_HAVE_FCLIB
-    if (a->from == FMT_FCLIB || a->to == FMT_FCLIB) {
-        bench_error(CMD, "fclib: this lcpbench was built without libfclib (apt-get install "
-                         "libfclib-dev, then rebuild)");
+    if (from->missing || to->missing) {
+        bench_error(CMD, "%s", from->missing ? from->missing : to->missing);
         return 2;
     }
-#endif
     if (!a->friction_box && a->from != FMT_FCLIB) {
-        bench_error(CMD, "--friction applies to FCLIB input only, not %s", fmt_names[a->from]);
+        bench_error(CMD, "--friction applies to FCLIB input only, not %s", from->name);
         return 2;
     }
     return 0;
@@ -1263,21 +190,8 @@ int bench_cmd_convert(int argc, char **argv)
     lcp_problem_init(&P);
     char msg[4400];
     double *cone = NULL; /* FCLIB's solution of the cone problem (zref-cone.mtx): not zref */
-    lcp_status st = LCP_ERR_ARG;
-    switch (a.from) {
-    case FMT_FOLDER:
-        st = lcp_read_instance_opt(a.in, &a.ro, &P, msg, sizeof msg);
-        if (st == LCP_OK) st = read_cone(a.in, P.m, &cone, msg, sizeof msg);
-        break;
-    case FMT_SICONOS: st = read_siconos(a.in, &P, msg, sizeof msg); break;
-    case FMT_ODE: st = read_ode(a.in, &P, msg, sizeof msg); break;
-    case FMT_FCLIB:
-#ifdef LCPBENCH_HAVE_FCLIB
-        st = read_fclib(a.in, a.friction_box, &P, &cone, msg, sizeof msg);
-#endif
-        break;
-    case FMT_NONE: break;
-    }
+    const bench_format_opts o = {a.friction_box, &a.ro};
+    lcp_status st = formats[a.from].read(a.in, &o, &P, &cone, msg, sizeof msg);
     if (st == LCP_OK && a.ro.factor_tol != 1e-12) { /* the relaxed reading travels with it */
         char line[160], *meta;
         snprintf(line, sizeof line, "factor_tol = %g (A = J Minv J^T + diag(E) %s)\n",
@@ -1288,25 +202,7 @@ int bench_cmd_convert(int argc, char **argv)
             P.meta = meta;
         }
     }
-    if (st == LCP_OK) {
-        switch (a.to) {
-        case FMT_FOLDER:
-            if (!a.force && bench_dir_nonempty(a.out)) {
-                snprintf(msg, sizeof msg, "%s: exists and is not empty (use --force)", a.out);
-                st = LCP_ERR_IO;
-            } else {
-                st = write_folder(a.out, &P, cone, msg, sizeof msg);
-            }
-            break;
-        case FMT_ODE: st = write_ode(a.out, &P, a.force, msg, sizeof msg); break;
-        case FMT_FCLIB:
-#ifdef LCPBENCH_HAVE_FCLIB
-            st = write_fclib(a.out, &P, cone, a.force, msg, sizeof msg);
-#endif
-            break;
-        default: break;
-        }
-    }
+    if (st == LCP_OK) st = formats[a.to].write(a.out, &P, cone, a.force, msg, sizeof msg);
     if (st != LCP_OK) bench_error(CMD, "%s", msg);
     lcp_problem_free(&P);
     lcp_free(cone);

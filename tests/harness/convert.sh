@@ -123,6 +123,16 @@ ok "fclib: a frictionless LCP round trips through 2D contacts with mu = 0 (--fri
 run "$L" convert "$I/chain-step300" "$T/chain.hdf5"
 ok "fclib: free rows alone have no FCLIB form (refused, nothing written)" \
   eval 'rc_is 1 && one_line_err "no contact rows" && ! ls "$T" | grep -q "chain.hdf5"'
+# friction bounds that are not one symmetric mu per contact: refused, the last such row named
+printf '3 0\n2 0 0\n0 2 0\n0 0 2\n1 1 1\n0 -0.5 -0.2\ninf 0.3 0.1\n-1 0 0\n' >"$T/asym.ode"
+run "$L" convert "$T/asym.ode" "$T/asym.hdf5"
+ok "fclib: asymmetric friction bounds are refused naming the last such row, nothing written" \
+  eval 'rc_is 1 && one_line_err "row 2: friction bounds \[-0.2, 0.1\] are not one symmetric mu" &&
+    ! ls "$T" | grep -q "asym.hdf5"'
+printf '5 0\n2 0 0 0 0\n0 2 0 0 0\n0 0 2 0 0\n0 0 0 2 0\n0 0 0 0 2\n1 1 1 1 1\n0 -0.5 0 -0.5 -0.5\ninf 0.5 inf 0.5 0.5\n-1 0 -1 2 2\n' >"$T/dims.ode"
+run "$L" convert "$T/dims.ode" "$T/dims.hdf5"
+ok "fclib: contacts of two dimensions in one file are refused in one line" \
+  eval 'rc_is 1 && one_line_err "a contact with 2 friction rows where others have 1"'
 "$FC" local "$T/local.hdf5"
 run "$L" convert "$T/local.hdf5" "$T/local"
 ok "fclib: a local problem written by libfclib imports as box friction" \
