@@ -11,7 +11,7 @@ set key inside top right opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
 set xrange [60:200]
 set xtics 50
 set format x '%g'
-set yrange [1e-17:10]
+set yrange [1e-18:10]
 set logscale y
 set format y '1e%L'
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced

@@ -9,7 +9,7 @@ set xlabel "rows m"
 set ylabel "time (s)"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
 set xrange [96:868]
-set yrange [1e-17:10]
+set yrange [1e-15:1]
 set logscale y
 set format y '1e%L'
 set logscale x
@@ -25,7 +25,7 @@ plot \
   'ode-time.csv' index 4 using 2:3 with linespoints lw 1.5 dt 3 lc rgb '#CC79A7' pt 2 ps 0.8 pi 1 title "qs20-cold, pool", \
   'ode-time.csv' index 5 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#E69F00' pt 10 ps 0.8 pi 1 title "qs20-cold, spheres", \
   'ode-time.csv' index 6 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#56B4E9' pt 14 ps 0.8 pi 1 title "qs20-warm1, pool", \
-  'ode-time.csv' index 7 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 1 title "qs20-warm1, spheres"
+  'ode-time.csv' index 7 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#000000' pt 4 ps 0.8 pi 1 title "qs20-warm1, spheres"
 unset title
 set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'ode-time.pdf'

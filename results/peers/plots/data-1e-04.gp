@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log10(t / s) to ||r||_2 <= 1e-04"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [-5.94668334:10.9602913]
+set xrange [-6.18205748:8.74678494]
 set xtics 5
 set format x '%g'
 set format y '%g'
@@ -17,7 +17,7 @@ set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'data-1e-04.png'
 set title "data profile: ||r||_2 <= 1e-04 within t seconds"
 plot \
-  'data-1e-04.csv' index 0 using 2:3 with steps lw 1.5 dt 1 lc rgb '#000000' title "ours (best of 14)", \
+  'data-1e-04.csv' index 0 using 2:3 with steps lw 1.5 dt 1 lc rgb '#000000' title "ours (best of 21)", \
   'data-1e-04.csv' index 1 using 2:3 with steps lw 1.5 dt 2 lc rgb '#0072B2' title "Siconos (best of 10)", \
   'data-1e-04.csv' index 2 using 2:3 with steps lw 1.5 dt 4 lc rgb '#D55E00' title "ODE (DART)", \
   'data-1e-04.csv' index 3 using 2:3 with steps lw 1.5 dt 5 lc rgb '#009E73' title "Bullet (best of 3)"

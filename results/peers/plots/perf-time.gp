@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log2(tau), tau = time / best time"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:23.4835057]
+set xrange [0:24.2025459]
 set xtics 5
 set format x '%g'
 set format y '%g'
@@ -17,7 +17,7 @@ set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'perf-time.png'
 set title "performance profile: median time to ||r||_2 <= 1e-6"
 plot \
-  'perf-time.csv' index 0 using 2:3 with steps lw 1.5 dt 1 lc rgb '#000000' title "ours (best of 14)", \
+  'perf-time.csv' index 0 using 2:3 with steps lw 1.5 dt 1 lc rgb '#000000' title "ours (best of 21)", \
   'perf-time.csv' index 1 using 2:3 with steps lw 1.5 dt 2 lc rgb '#0072B2' title "Siconos (best of 10)", \
   'perf-time.csv' index 2 using 2:3 with steps lw 1.5 dt 4 lc rgb '#D55E00' title "ODE (DART)", \
   'perf-time.csv' index 3 using 2:3 with steps lw 1.5 dt 5 lc rgb '#009E73' title "Bullet (best of 3)"

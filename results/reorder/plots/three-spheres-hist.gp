@@ -33,7 +33,7 @@ plot \
   'three-spheres-hist.csv' index 4 using 2:3 with points lc rgb '#CC79A7' pt 3 ps 0.9 notitle, \
   'three-spheres-hist.csv' index 5 using 2:3 with points lc rgb '#E69F00' pt 11 ps 0.9 notitle, \
   'three-spheres-hist.csv' index 6 using 2:3 with points lc rgb '#56B4E9' pt 15 ps 0.9 notitle, \
-  'three-spheres-hist.csv' index 7 using 2:3 with points lc rgb '#000000' pt 7 ps 0.9 notitle
+  'three-spheres-hist.csv' index 7 using 2:3 with points lc rgb '#000000' pt 5 ps 0.9 notitle
 unset title
 set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
 set output 'three-spheres-hist.pdf'

@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log10(work to ||r||_2 <= 1e-06, sweep-equivalents)"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1:7.24507988]
+set xrange [1:7.40019832]
 set xtics 2
 set format x '%g'
 set format y '%g'

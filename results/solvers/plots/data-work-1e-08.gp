@@ -8,8 +8,8 @@ set mxtics default
 set xlabel "log10(work to ||r||_2 <= 1e-08, sweep-equivalents)"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.11394335:7.10407134]
-set xtics 1
+set xrange [1.11394335:7.18067817]
+set xtics 2
 set format x '%g'
 set format y '%g'
 set yrange [0:1.05]

@@ -1,0 +1,33 @@
+# links-draped-10-step200-work: lcpbench figure; data in links-draped-10-step200-work.csv (series,x,y; one block per series).
+# Redraw with `gnuplot links-draped-10-step200-work.gp' in this folder.  Style: paper.
+set datafile separator ','
+set grid lc rgb '#c0c0c0' lw 0.5
+set border lw 0.8
+set tics nomirror out scale 0.5
+set mxtics default
+set xlabel "work (products with A, sweep-equivalents)"
+set ylabel "||r||_2"
+set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
+set xrange [1:19245]
+set yrange [1e-30:1]
+set logscale y
+set format y '1e%L'
+set logscale x
+set format x '1e%L'
+set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
+set output 'links-draped-10-step200-work.png'
+set title "links-draped-10-step200: residual against work"
+plot \
+  'links-draped-10-step200-work.csv' index 0 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#000000' pt 6 ps 0.8 pi 32 title "pgs", \
+  'links-draped-10-step200-work.csv' index 1 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#0072B2' pt 4 ps 0.8 pi 33 title "jacobi", \
+  'links-draped-10-step200-work.csv' index 2 using 2:3 with linespoints lw 1.5 dt 4 lc rgb '#D55E00' pt 8 ps 0.8 pi 34 title "nncg", \
+  'links-draped-10-step200-work.csv' index 3 using 2:3 with linespoints lw 1.5 dt 5 lc rgb '#009E73' pt 12 ps 0.8 pi 5 title "pgs-sm", \
+  'links-draped-10-step200-work.csv' index 4 using 2:3 with linespoints lw 1.5 dt 3 lc rgb '#CC79A7' pt 2 ps 0.8 pi 36 title "apgd", \
+  'links-draped-10-step200-work.csv' index 5 using 2:3 with linespoints lw 1.5 dt 1 lc rgb '#E69F00' pt 10 ps 0.8 pi 37 title "spg", \
+  'links-draped-10-step200-work.csv' index 6 using 2:3 with linespoints lw 1.5 dt 2 lc rgb '#56B4E9' pt 14 ps 0.8 pi 38 title "admm", \
+  1.000000e-08 with lines lw 1 dt 3 lc rgb '#606060' title "tol 1e-8"
+unset title
+set terminal pdfcairo size 3.4in,2.5in font 'Helvetica,8' linewidth 1 noenhanced
+set output 'links-draped-10-step200-work.pdf'
+replot
+unset output
