@@ -167,29 +167,7 @@ lcp_status prob_add_plane(prob_world *W, const double n[3], double d)
     return LCP_OK;
 }
 
-lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
-                          const double pb[3], double len)
-{
-    if (!W || a < 0 || a >= W->nb || b >= W->nb || a == b || !pa || !pb || !(len > 0.0))
-        return LCP_ERR_ARG;
-    lcp_status st = grow((void **)&W->joint, &W->caps[2], W->nj + 1, sizeof(prob_joint));
-    int cap = W->caps[3];
-    if (st == LCP_OK) st = grow((void **)&W->zj, &cap, W->nj + 1, sizeof(double));
-    W->caps[3] = cap;
-    if (st != LCP_OK) return st;
-    prob_joint *j = &W->joint[W->nj];
-    j->a = a;
-    j->b = b < 0 ? -1 : b;
-    memcpy(j->pa, pa, sizeof j->pa);
-    memcpy(j->pb, pb, sizeof j->pb);
-    j->len = len;
-    j->kind = PROB_JOINT_DISTANCE;
-    memset(j->u, 0, sizeof j->u);
-    W->zj[W->nj++] = 0.0;
-    return LCP_OK;
-}
-
-/* one joint of kind k with the given u and len (prob_add_pin, prob_add_limit) */
+/* one joint of kind k with the given u and len (prob_add_joint, prob_add_pin, prob_add_limit) */
 static lcp_status add_kind(prob_world *W, int a, int b, const double pa[3],
                            const double pb[3], int kind, const double u[3], double len)
 {
@@ -208,6 +186,15 @@ static lcp_status add_kind(prob_world *W, int a, int b, const double pa[3],
     memcpy(j->u, u, sizeof j->u);
     W->zj[W->nj++] = 0.0;
     return LCP_OK;
+}
+
+lcp_status prob_add_joint(prob_world *W, int a, int b, const double pa[3],
+                          const double pb[3], double len)
+{
+    if (!W || a < 0 || a >= W->nb || b >= W->nb || a == b || !pa || !pb || !(len > 0.0))
+        return LCP_ERR_ARG;
+    static const double none[3] = {0.0, 0.0, 0.0};
+    return add_kind(W, a, b, pa, pb, PROB_JOINT_DISTANCE, none, len);
 }
 
 lcp_status prob_add_pin(prob_world *W, int a, int b, const double pa[3], const double pb[3])
