@@ -8,9 +8,12 @@
  *
  * VERDICTS (bench/README.md, "Claims and verdicts").  One case is one number checked on its
  * band [lo, hi]: a spread passes on its median and is qualified when its min or max lies
- * outside the band; a case is undecided when its median lies inside its noise control's
- * [min, max] (the same method measured against itself the same way could have produced it),
- * and a case of a TIMED claim also when it carries none.  A claim:
+ * outside the band.  A timing case (one that carries a noise control, or any case of a TIMED
+ * claim) is decided only when its value, widened by its uncertainty, lies wholly on one side
+ * of every band edge; the uncertainty is the larger of its noise control's half-width (the
+ * same method timed against itself) and the run-to-run allowance BENCH_TIMING_ALLOWANCE
+ * (kit.h, with the measurement that chose it); a case of a TIMED claim without a noise
+ * control is undecided.  Any other case is decided by its band alone.  A claim:
  *   rule EACH (need 0): "did not hold" when a decided case fails; else "not tested" when a
  *     case could not be measured or there is none; else "not decidable" when a case is
  *     undecided; else "held, qualified" when a spread crossed the band; else "held".
@@ -74,24 +77,64 @@ int bench_spread(const double *v, int n, double s[3])
     return k;
 }
 
-/* the outcome of one case (bench_obs against band b of c's definition) */
-static bench_verdict case_verdict(const bench_claim *c, int b, const bench_obs *o)
+/* the outcome of a decided case: in band b or not, qualified when its spread crosses */
+static bench_verdict band_verdict(const bench_band *B, const bench_obs *o)
 {
-    const bench_band *B = &c->def->b[b];
-    int in = o->v >= B->lo && o->v <= B->hi;
-    int noise = o->noise[0] <= o->noise[1];
-    if (noise && o->v >= o->noise[0] && o->v <= o->noise[1]) return BENCH_UNDECIDABLE;
-    if (!noise && c->def->rule == BENCH_RULE_TIMED) return BENCH_UNDECIDABLE;   /* none */
-    if (!in) return BENCH_NOT_HELD;
+    if (!(o->v >= B->lo && o->v <= B->hi)) return BENCH_NOT_HELD;
     if (o->n > 1 && (o->min < B->lo || o->max > B->hi)) return BENCH_QUALIFIED;
     return BENCH_HELD;
 }
 
-static const char *const case_mark[] = {"", "", " (spread crosses the band)", " (no)",
-                                        " (inside the noise control)"};
+/* A timing case (bench/README.md, "Claims and verdicts"): decided only when its value,
+ * widened by its uncertainty, lies wholly on one side of each finite band edge e.  A ratio
+ * of times v > 0: the uncertainty is the relative factor w, the larger of the noise
+ * control's half-width sqrt(max/min) - 1 and BENCH_TIMING_ALLOWANCE, and the case is
+ * undecided when e / (1 + w) <= v <= e (1 + w) (an edge e <= 0 is never reached).  An
+ * exponent (span > 1): the additive w, the larger of the standard error (the noise control
+ * [p - se, p + se]) and log(1 + allowance) / log(span), undecided when |v - e| <= w.  why:
+ * the reason of an undecided case. */
+static bench_verdict timed_verdict(const bench_band *B, const bench_obs *o, double span,
+                                   char *why, size_t n)
+{
+    why[0] = 0;
+    if (!(o->noise[0] <= o->noise[1])) {
+        snprintf(why, n, "no noise control");
+        return BENCH_UNDECIDABLE;
+    }
+    double wn, wa, w;
+    if (span > 1) {
+        wn = 0.5 * (o->noise[1] - o->noise[0]);
+        wa = log1p(BENCH_TIMING_ALLOWANCE) / log(span);
+    } else {
+        if (!(o->v > 0 && o->noise[0] > 0)) {
+            snprintf(why, n, "not a positive ratio of times");
+            return BENCH_UNDECIDABLE;
+        }
+        wn = sqrt(o->noise[1] / o->noise[0]) - 1;
+        wa = BENCH_TIMING_ALLOWANCE;
+    }
+    w = fmax(wn, wa);
+    const double e[2] = {B->lo, B->hi};
+    for (int k = 0; k < 2; k++) {
+        if (!isfinite(e[k]) || (k == 1 && e[1] == e[0])) continue;
+        int near = span > 1 ? fabs(o->v - e[k]) <= w
+                            : e[k] > 0 && o->v >= e[k] / (1 + w) && o->v <= e[k] * (1 + w);
+        if (!near) continue;
+        const char *what = wn > wa ? "noise control's half-width" : "run-to-run allowance";
+        if (span > 1)
+            snprintf(why, n, "within the %s of %.2g (the exponent over a %.3gx span) of the "
+                     "band edge %.4g", what, w, span, e[k]);
+        else snprintf(why, n, "within the %s of %.0f%% of the band edge %.4g", what, 100 * w,
+                      e[k]);
+        return BENCH_UNDECIDABLE;
+    }
+    return band_verdict(B, o);
+}
 
-void bench_claim_add(bench_claim *c, int b, const char *label, const bench_obs *o,
-                     const char *fmt)
+/* one case on band b: a timing case (a noise control, or a TIMED claim) by timed_verdict,
+ * else the untimed rule (in the band, qualified when its spread crosses); span as there */
+static void claim_case(bench_claim *c, int b, const char *label, const bench_obs *o,
+                       double span, const char *fmt)
 {
     if (b < 0 || b >= BENCH_NBAND) b = 0;
     if (!isfinite(o->v)) {
@@ -100,29 +143,56 @@ void bench_claim_add(bench_claim *c, int b, const char *label, const bench_obs *
         bench_claim_missing(c, r);
         return;
     }
-    bench_verdict v = case_verdict(c, b, o);
-    char x[3][64], txt[400], noise[160] = "";
+    const bench_band *B = &c->def->b[b];
+    int noise = o->noise[0] <= o->noise[1];
+    int timed = noise || c->def->rule == BENCH_RULE_TIMED;
+    char why[200] = "", mark[240] = "";
+    bench_verdict v = timed ? timed_verdict(B, o, span, why, sizeof why) : band_verdict(B, o);
+    if (v == BENCH_UNDECIDABLE) snprintf(mark, sizeof mark, " (%s)", why);
+    else if (v == BENCH_NOT_HELD) snprintf(mark, sizeof mark, " (no)");
+    else if (v == BENCH_QUALIFIED) snprintf(mark, sizeof mark, " (spread crosses the band)");
+    char x[3][64], txt[600], nz[160] = "";
     snprintf(x[0], sizeof x[0], fmt, o->v);
-    if (c->def->rule == BENCH_RULE_TIMED || o->noise[0] <= o->noise[1]) {
-        if (o->noise[0] <= o->noise[1]) {
+    if (timed) {
+        if (noise && span > 1)
+            snprintf(nz, sizeof nz, ", +- %.2g", 0.5 * (o->noise[1] - o->noise[0]));
+        else if (noise) {
             char a[64], z[64];
             snprintf(a, sizeof a, fmt, o->noise[0]);
             snprintf(z, sizeof z, fmt, o->noise[1]);
-            snprintf(noise, sizeof noise, ", noise control [%s, %s]", a, z);
-        } else snprintf(noise, sizeof noise, ", no noise control");
+            snprintf(nz, sizeof nz, ", noise control [%s, %s]", a, z);
+        } else snprintf(nz, sizeof nz, ", no noise control");
     }
     if (o->n >= 1) {   /* a spread over instances (of one, perhaps) */
         snprintf(x[1], sizeof x[1], fmt, o->min);
         snprintf(x[2], sizeof x[2], fmt, o->max);
         snprintf(txt, sizeof txt, "%s median %s [%s, %s] (%d)%s%s", label, x[0], x[1], x[2],
-                 o->n, noise, case_mark[v]);
-    } else snprintf(txt, sizeof txt, "%s %s%s%s", label, x[0], noise, case_mark[v]);
+                 o->n, nz, mark);
+    } else snprintf(txt, sizeof txt, "%s %s%s%s", label, x[0], nz, mark);
     bench_claim_note(c, "%s", txt);
     c->ncase++;
+    c->ntimed += timed;
     c->npass += v == BENCH_HELD || v == BENCH_QUALIFIED;
     c->nqual += v == BENCH_QUALIFIED;
     c->nfail += v == BENCH_NOT_HELD;
     c->nundec += v == BENCH_UNDECIDABLE;
+    if (v == BENCH_UNDECIDABLE && !c->undec[0])
+        snprintf(c->undec, sizeof c->undec, "%s: %s", label, why);
+}
+
+void bench_claim_add(bench_claim *c, int b, const char *label, const bench_obs *o,
+                     const char *fmt)
+{
+    claim_case(c, b, label, o, 0, fmt);
+}
+
+void bench_claim_slope(bench_claim *c, int b, const char *label, double p, double se,
+                       double span, const char *fmt)
+{
+    double s = isfinite(se) && se >= 0 ? se : 0;
+    bench_obs o = {.v = p, .min = p, .max = p, .n = 0, .noise = {p - s, p + s}};
+    if (!(span > 1)) o.noise[0] = o.noise[1] = NAN;   /* no span: no uncertainty to widen by */
+    claim_case(c, b, label, &o, span > 1 ? span : 2, fmt);
 }
 
 void bench_claim_in(bench_claim *c, int b, const char *label, double v, const char *fmt)
@@ -205,12 +275,24 @@ const char *bench_verdict_str(bench_verdict v)
 
 const char *bench_rule_str(const bench_claim_def *d, char *b, size_t n)
 {
+    static const char timed[] = ", each clear of every band edge by its timing uncertainty";
     if (d->need > 0)
         snprintf(b, n, "at least %d case%s in the band%s", d->need, d->need > 1 ? "s" : "",
-                 d->rule == BENCH_RULE_TIMED ? ", outside its noise control" : "");
-    else snprintf(b, n, "%s", d->rule == BENCH_RULE_TIMED
-                                  ? "every case in the band, outside its noise control"
-                                  : "every case in the band");
+                 d->rule == BENCH_RULE_TIMED ? timed : "");
+    else snprintf(b, n, "every case in the band%s", d->rule == BENCH_RULE_TIMED ? timed : "");
+    return b;
+}
+
+/* the rule of claim c in words: its definition's, and for an untimed rule with timing cases
+ * (a noise control) how those were decided */
+static const char *claim_rule_str(const bench_claim *c, char *b, size_t n)
+{
+    bench_rule_str(c->def, b, n);
+    if (c->def->rule != BENCH_RULE_TIMED && c->ntimed) {
+        size_t l = strlen(b);
+        snprintf(b + l, n - l, "; a timing case clear of every band edge by its timing "
+                 "uncertainty");
+    }
     return b;
 }
 
@@ -218,16 +300,18 @@ static void claim_md(FILE *f, int k, const bench_claim *c)
 {
     const bench_claim_def *d = c->def;
     bench_verdict v = bench_claim_verdict(c);
-    char rule[96];
+    char rule[200];
     fprintf(f, "%d. **%s**%s: %s (%s).  Metric: %s; band (fixed before the run): %s; "
                "rule: %s.", k, bench_verdict_str(v),
             v == BENCH_QUALIFIED ? " (the spread crosses the band)" : "", d->quote, d->source,
-            d->metric, d->band, bench_rule_str(d, rule, sizeof rule));
+            d->metric, d->band, claim_rule_str(c, rule, sizeof rule));
     if (v == BENCH_NOT_TESTED)
         fprintf(f, "  Not tested, because %s.", c->reason[0] ? c->reason : "no case was run");
     if (v == BENCH_UNDECIDABLE)
-        fprintf(f, "  Not decidable: a difference inside the noise control (the same method "
-                   "measured against itself) says nothing about the methods.");
+        fprintf(f, "  Not decidable, because %s: a timing decides only where its value, widened "
+                   "by the larger of its noise control's width and the run-to-run allowance "
+                   "(%.0f%%), clears every band edge.", c->undec[0] ? c->undec : "a case is "
+                   "undecided", 100 * BENCH_TIMING_ALLOWANCE);
     if (c->numbers[0]) fprintf(f, "  Numbers: %s.", c->numbers);
     if (d->changed) fprintf(f, "  Changed: %s.", d->changed);
     fprintf(f, "\n");
@@ -255,7 +339,7 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
     for (int j = 0; j < n; j++) {
         const bench_claim_def *d = c[j].def;
         bench_verdict v = bench_claim_verdict(&c[j]);
-        char rule[96];
+        char rule[200];
         bench_csvw_str(&w, d->id);
         bench_csvw_str(&w, d->kind == BENCH_SOURCE ? "source" : "finding");
         bench_csvw_str(&w, d->source);
@@ -264,8 +348,9 @@ int bench_claims_csv(const char *cmd, const char *dir, int force, const bench_cl
         bench_csvw_str(&w, d->band);
         bench_csvw_str(&w, bench_verdict_str(v));
         bench_csvw_str(&w, c[j].numbers);
-        bench_csvw_str(&w, v == BENCH_NOT_TESTED ? c[j].reason : "");
-        bench_csvw_str(&w, bench_rule_str(d, rule, sizeof rule));
+        bench_csvw_str(&w, v == BENCH_NOT_TESTED ? c[j].reason
+                           : v == BENCH_UNDECIDABLE ? c[j].undec : "");
+        bench_csvw_str(&w, claim_rule_str(&c[j], rule, sizeof rule));
         bench_csvw_str(&w, d->changed ? d->changed : "");
         bench_csvw_end(&w);
     }

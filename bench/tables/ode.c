@@ -445,7 +445,11 @@ static const bench_claim_def defs[NCLAIM] = {
      .b = {{2.5, INFINITY}, {100, INFINITY}, {1e-12, INFINITY}},
      .changed = "was \"did not hold\" on a metric requiring quickstep's wdiff within 10x of "
                 "Dantzig's, i.e. quickstep as accurate as Dantzig, the opposite of "
-                "\"approximate\"; \"approximate\" is now tested as a wdiff above rounding"},
+                "\"approximate\"; \"approximate\" is now tested as a wdiff above rounding.  "
+                "The time ratio and the exponents are timing cases: decided only clear of "
+                "the band edge by the larger of their noise control (the fit's standard "
+                "error) and the kit's run-to-run allowance (two quiet runs gave 93 and 122 "
+                "on pool-mu0, \"did not hold\" then \"held\")"},
     {.id = "F1", .kind = BENCH_FINDING, .source = "this suite (dantzig-rounds)",
      .quote = "repeating ODE's pass with the bounds of the last answer reaches the coupled "
               "friction solution",
@@ -458,8 +462,12 @@ static const bench_claim_def defs[NCLAIM] = {
      .band = "ratio < 1 on each instance", .b = {{0, 1 - 1e-12}}},
     {.id = "F3", .kind = BENCH_FINDING, .source = "this suite (D3)",
      .quote = "quickstep's 20 sweeps cost O(m)",
-     .metric = "D3 fitted exponent of qs20-cold's time per series (qs20-warm1's reported)",
-     .band = "exponent in [0.7, 1.5]", .b = {{0.7, 1.5}}},
+     .metric = "D3 fitted exponent of qs20-cold's time per series (qs20-warm1's reported), "
+               "with its standard error",
+     .band = "exponent in [0.7, 1.5]", .b = {{0.7, 1.5}},
+     .changed = "a timing finding: the exponent is decided only clear of the band edges by "
+                "the larger of its standard error and the kit's run-to-run allowance over "
+                "the series' span of sizes (two quiet runs gave 1.08 and 0.90 on spheres)"},
 };
 
 /* O8's cases on one instance: the time ratio with the two runs' spread as its noise control,
@@ -524,13 +532,17 @@ static void claims(const odata *D, const oscale *S, const osims *M, bench_claim 
         }
     }
     for (int s = 0; s < NSER; s++) {
+        double mlo = INFINITY, mhi = 0;   /* the span of the series' sizes */
+        for (int j = 0; j < S->n[s]; j++)
+            mlo = fmin(mlo, S->m[s][j]), mhi = fmax(mhi, S->m[s][j]);
+        double span = mhi / mlo;
         if (S->np[0][s] >= 2) {
-            snprintf(lab, sizeof lab, "%s exponent (+- %.2f)", sername[s], S->se[0][s]);
-            bench_claim_in(&cl[C_O8], 0, lab, S->p[0][s], "%.2f");
+            snprintf(lab, sizeof lab, "%s exponent", sername[s]);
+            bench_claim_slope(&cl[C_O8], 0, lab, S->p[0][s], S->se[0][s], span, "%.2f");
         }
         if (S->np[2][s] >= 2) {  /* qs20-cold */
             snprintf(lab, sizeof lab, "%s", sername[s]);
-            bench_claim_value(&cl[C_F3], lab, S->p[2][s], "%.2f");
+            bench_claim_slope(&cl[C_F3], 0, lab, S->p[2][s], S->se[2][s], span, "%.2f");
         }
     }
     for (int k = 0; k < M->n; k++) {
