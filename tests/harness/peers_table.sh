@@ -34,6 +34,38 @@ ok "peers-table/ldlt-ref-at-rounding" bash -c "awk -F, '\$4 == \"ldlt-ref\" { n+
 ok "peers-table/ours-solve-at-tol-whatever-zdiff" bash -c "awk -F, '\$5 == \"ours\" && \$10 != \"\" && \$10 + 0 <= 1e-6 { n++; if (\$19 != 1 || \$20 != \"\") bad = 1; if (\$12 + 0 > 1e-6) big++ } END { exit !(n > 0 && big > 0 && !bad) }' '$D/peers.csv'"
 ok "peers-table/zdiff-never-a-failure" bash -c "! grep -q 'zdiff [0-9.e+-]* >' '$D/failures.csv' '$D/peers.csv'"
 ok "peers-table/finding-ldlt-ref-rounding-held" grep -q '^ldlt-ref-rounding,finding,.*,held,' "$D/claims.csv"
+# the finding is row-wise (max_i |r_i| / ((|A||z|)_i + |q_i|) <= 16 eps), the norm-wise
+# ||r||_2 / max(1, ||q||_2) beside each case
+rowwise() { python3 - "$1" "$2" <<'PY'
+import csv, sys
+c = {r['id']: r for r in csv.DictReader(open(sys.argv[1]))}['ldlt-ref-rounding']
+cases = c['numbers'].split('; ')
+assert len(cases) == int(sys.argv[2]) and c['verdict'] == 'held', c
+for x in cases:
+    name, rel, v = x.split()[0], float(x.split('(rel ')[1].split(')')[0]), float(x.split()[-1])
+    assert 0 <= v <= 16 * 2.220446049250313e-16 and rel >= 0, x
+assert '16 eps' in c['threshold'] and 'row-wise' in c['metric'] and 'norm-wise' in c['changed'], c
+print(c['numbers'])
+PY
+}
+ok "peers-table/ldlt-ref-rounding-row-wise" rowwise "$D/claims.csv" 2
+# mass-ratio-1e4 (|A| up to 6e4): at rounding row by row (1.1e-16) where the norm-wise
+# relative residual reads 8.8e-12, above the 1e-12 the finding used to ask
+MR=$(cd "$(dirname "$0")/../.." && pwd)/problems/instances/mass-ratio-1e4-step10
+if [ -d "$MR" ]; then
+  run "$LB" table peers --out "$T/mr" --no-canonical --instances "$MR" --reps 1
+  ok "peers-table/mass-ratio-exit-0" rc_is 0
+  ok "peers-table/mass-ratio-ldlt-ref-rounding-row-wise" rowwise "$T/mr/claims.csv" 1
+  ok "peers-table/mass-ratio-norm-wise-above-1e-12" python3 -c "
+import csv, sys
+c = {r['id']: r for r in csv.DictReader(open(sys.argv[1]))}['ldlt-ref-rounding']
+x = c['numbers']
+rel, v = float(x.split('(rel ')[1].split(')')[0]), float(x.split()[-1])
+assert x.startswith('mass-ratio-1e4-step10 ') and rel > 1e-12 and v <= 2 * 2.220446049250313e-16, x
+" "$T/mr/claims.csv"
+else
+  ok "peers-table/mass-ratio # SKIP problems/instances/mass-ratio-1e4-step10 not found" true
+fi
 # failures are listed per tool: refused pairs (mgs takes no friction) and, with the peers,
 # the frozen-friction Dantzig answers on capsule and Siconos's refusal of friction
 ok "peers-table/failures-section" bash -c "grep -q '^## Where each tool fails' '$D/peers.md' && grep -q '^- \`mgs\` (ours): [12] of 2: .*capsule (refused (unsupported))' '$D/peers.md'"
@@ -135,6 +167,7 @@ run "$LB" table peers --out "$DT" --no-canonical --instances "$CI/stack8-mu0" "$
 ok "peers-table/timeout-tiny-exit-0" rc_is 0
 ok "peers-table/timeout-tiny-every-run-cut" tcol "$DT" 1e-06 all-timeout
 ok "peers-table/timeout-tiny-peers-csv" bash -c "awk -F, '\$6 == 1 { n++; if (\$7 != \"timeout\" || \$8 != \"\" || \$19 != 0 || \$20 != \"timed out (--timeout 1e-06 s)\") bad = 1 } END { exit !(n > 0 && !bad) }' '$DT/peers.csv'"
+ok "peers-table/timeout-tiny-ldlt-ref-rounding-not-measured" grep -q '^ldlt-ref-rounding,finding,.*,not tested,.*stack8-mu0: not measured' "$DT/claims.csv"
 ok "peers-table/timeout-tiny-failure-listed" bash -c "grep -q '^ldlt-ref,ours,stack8-mu0,8,timed out (--timeout 1e-06 s),timeout,,,\$' '$DT/failures.csv' && grep -q '^- \`ldlt-ref\` (ours): 2 of 2: stack8-mu0 (timed out (--timeout 1e-06 s)); capsule (timed out' '$DT/peers.md'"
 if echo "$PEERS" | grep -qx siconos-lemke; then
   ok "peers-table/timeout-tiny-peer-cut" grep -q '^siconos-lemke,siconos,stack8-mu0,8,timed out (--timeout 1e-06 s),timeout,' "$DT/failures.csv"
