@@ -120,11 +120,15 @@ static bench_verdict timed_verdict(const bench_band *B, const bench_obs *o, doub
         int near = span > 1 ? fabs(o->v - e[k]) <= w
                             : e[k] > 0 && o->v >= e[k] / (1 + w) && o->v <= e[k] * (1 + w);
         if (!near) continue;
-        const char *what = wn > wa ? "noise control's half-width" : "run-to-run allowance";
-        if (span > 1)
-            snprintf(why, n, "within the %s of %.2g (the exponent over a %.3gx span) of the "
-                     "band edge %.4g", what, w, span, e[k]);
-        else snprintf(why, n, "within the %s of %.0f%% of the band edge %.4g", what, 100 * w,
+        if (span > 1 && wn > wa)
+            snprintf(why, n, "within the fit's standard error of %.2g of the band edge %.4g", w,
+                     e[k]);
+        else if (span > 1)
+            snprintf(why, n, "within the run-to-run allowance of %.2g (a factor %g in time over "
+                     "a %.3gx span of sizes) of the band edge %.4g", w,
+                     1 + BENCH_TIMING_ALLOWANCE, span, e[k]);
+        else snprintf(why, n, "within the %s of %.0f%% of the band edge %.4g",
+                      wn > wa ? "noise control's half-width" : "run-to-run allowance", 100 * w,
                       e[k]);
         return BENCH_UNDECIDABLE;
     }

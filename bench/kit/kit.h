@@ -468,6 +468,11 @@ typedef enum bench_rule {
  * largest change, a case decided in one run is decided the same way or not decidable in the
  * next, never the opposite. */
 #define BENCH_TIMING_ALLOWANCE 1.0
+/* for a timing claim's `changed': what the allowance changed */
+#define BENCH_TIMING_CHANGED "a timing case is now decided only where its value clears every " \
+    "band edge by the larger of its noise control's half-width and the run-to-run allowance " \
+    "of a factor 2 (two quiet regenerations at the same code moved timing ratios by up to 2x " \
+    "and flipped 11 verdicts under the noise control alone)"
 
 enum { BENCH_NBAND = 4 };
 typedef struct bench_band { double lo, hi; } bench_band;   /* lo <= v <= hi */

@@ -453,7 +453,7 @@ static const bench_claim_def defs[NCLAIM + 1] = {
      "1e-6 of Method 2.2 over the largest of the other three methods' times, median per scene "
      "(timing runs, measured under load)" T1_NOISE, "median >= 1 (slowest; the paper states "
      "no factor)", BENCH_RULE_TIMED, 0, {{1, INFINITY}}, "a timing claim now carries its "
-     "noise control"},
+     "noise control; " BENCH_TIMING_CHANGED},
     {"t1-smallest-it", BENCH_SOURCE, T1_TXT, "Method 3.1 [beta D] achieves the smallest "
      "number of iterations in all three cases", "sweeps to 1e-6 of Method 3.1 [beta D] over "
      "the smallest of PGS, Method 2.2 and Method 3.1 [beta I], median per scene",
@@ -463,7 +463,7 @@ static const bench_claim_def defs[NCLAIM + 1] = {
      "computation time in all three cases", "time to 1e-6 of Method 3.1 [beta D] over the "
      "smallest of the other three, median per scene (timing runs, measured under load)"
      T1_NOISE, "median <= 1", BENCH_RULE_TIMED, 0, {{0, 1}}, "a timing claim now carries its "
-     "noise control"},
+     "noise control; " BENCH_TIMING_CHANGED},
     {"t1-D-better-I", BENCH_SOURCE, T1_TXT, T1_DI, "sweeps to 1e-6 of Method 3.1 [beta D] over "
      "those of Method 3.1 [beta I] from the same warm start, median over the instances of each "
      "scene", "median <= 0.90 (better: at least 10% fewer sweeps; fixed before the run, the "

@@ -192,7 +192,7 @@ static void md_table(FILE *f, row R[NSC][NMETH])
                  "control: gamma beta = 1 (PGS itself) over PGS, paired the same way"
 #define T2_CHANGED "was \"did not hold\" on medians that lie inside this run's noise " \
                    "control; a timing claim now carries it and the kit calls such a case " \
-                   "not decidable"
+                   "not decidable; " BENCH_TIMING_CHANGED
 enum { C_SHORTER = 0, C_RANGE = NSC, C_WORK = 2 * NSC, C_COST, C_STATE, C_SETTLED, NCLAIM };
 static const bench_claim_def defs[NCLAIM] = {
     {"t2-pool1-shorter", BENCH_SOURCE, T2_SRC, "Pool 1: " T2_SHORTER, T2_RATIO,
@@ -221,7 +221,7 @@ static const bench_claim_def defs[NCLAIM] = {
      "(contacts per step) only", "seconds per sweep over the mean contacts per step, each AMGS "
      "setting over PGS's, paired per repetition; noise control: gamma beta = 1 the same way",
      "median within 10%", BENCH_RULE_TIMED, 0, {{0.9, 1.1}}, "a timing finding now carries "
-     "its noise control"},
+     "its noise control; " BENCH_TIMING_CHANGED},
     {"t2-same-state", BENCH_FINDING, "this suite", "every AMGS trajectory ends in a state "
      "comparable with PGS's (the kit's comparability rule)", "the kit's rule against PGS's "
      "state: kinetic energy, centre of mass height, mean contacts, the stack standing",

@@ -644,7 +644,7 @@ static const bench_claim_def defs[NCLAIM] = {
                "under load); noise control: each size's timing samples against themselves "
                "(max/min)",
      .band = "within a factor 3 over the sizes", .rule = BENCH_RULE_TIMED, .b = {{1, 3}},
-     .changed = "a timing claim now carries its noise control"},
+     .changed = "a timing claim now carries its noise control; " BENCH_TIMING_CHANGED},
     {.id = "spook-gain-arith", .source = SP_S1 ", the gain paragraph",
      .quote = "\"If the gain is 0.99, then, it will take 10 tries before you cut your error by "
               "10%, and 450 iterations to reach 1% of your original error\"",

@@ -159,7 +159,7 @@ static void slopes(void)
     bench_claims_init(&c, &cubic, 1);   /* spheres at 8dd6e00: 3.16 +- 0.78, 174 to 738 rows */
     bench_claim_slope(&c, 0, "spheres exponent", 3.16, 0.78, 738.0 / 174, "%.2f");
     ok(bench_claim_verdict(&c) == BENCH_UNDECIDABLE &&
-           strstr(c.undec, "noise control's half-width of 0.78"),
+           strstr(c.undec, "within the fit's standard error of 0.78 of the band edge 2.5"),
        "slope: 3.16 +- 0.78 on edge 2.5: its standard error decides: not decidable");
     bench_claims_init(&c, &cubic, 1);
     bench_claim_slope(&c, 0, "spheres exponent", 2.1, 0.01, 738.0 / 174, "%.2f");
