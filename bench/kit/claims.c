@@ -98,7 +98,7 @@ static bench_verdict timed_verdict(const bench_band *B, const bench_obs *o, doub
 {
     why[0] = 0;
     if (!(o->noise[0] <= o->noise[1])) {
-        snprintf(why, n, "no noise control");
+        snprintf(why, n, "undecided without a noise control");
         return BENCH_UNDECIDABLE;
     }
     double wn, wa, w;
@@ -313,7 +313,7 @@ static void claim_md(FILE *f, int k, const bench_claim *c)
         fprintf(f, "  Not tested, because %s.", c->reason[0] ? c->reason : "no case was run");
     if (v == BENCH_UNDECIDABLE)
         fprintf(f, "  Not decidable, because %s: a timing decides only where its value, widened "
-                   "by the larger of its noise control's width and the run-to-run allowance "
+                   "by the larger of its noise control's half-width and the run-to-run allowance "
                    "(%.0f%%), clears every band edge.", c->undec[0] ? c->undec : "a case is "
                    "undecided", 100 * BENCH_TIMING_ALLOWANCE);
     if (c->numbers[0]) fprintf(f, "  Numbers: %s.", c->numbers);
