@@ -207,6 +207,10 @@ LCP_API size_t lcp_residual_work(const lcp_problem *P);
  * tell a refused allocation (its own, reported) from a z whose residual is +inf. */
 LCP_API void lcp_residual_ws(const lcp_problem *P, const double *z, double *w, double *work,
                              size_t nwork, lcp_residuals *R);
+/* The row-wise scaled residual max_i |r_i| / ((|A||z|)_i + |q_i|) of z, w = A z + q as
+ * lcp_residual wrote it: 0 at an exact answer, about eps at one exact to rounding row by row
+ * (+inf for a row with r_i != 0 on a zero scale; NaN without A).  O(nnz(A) + m). */
+LCP_API double lcp_residual_rowwise(const lcp_problem *P, const double *z, const double *w);
 /* Effective bounds of row i at z (friction coupling applied). */
 LCP_API void lcp_bounds(const lcp_problem *P, const double *z, int i, double *lo, double *hi);
 /* Distances to the reference: ||z - zref||_inf / max(1, ||zref||_inf) and the same in w.

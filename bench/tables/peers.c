@@ -502,8 +502,7 @@ static void peer_def(bench_claim_def *d, int k, const char *name, char (*st)[NOT
 
 /* ldlt-ref's answer on the instance folder path (bench_reference, the harness's one way to
  * ask it, from z = 0 as its run) scored row by row against its rounding scale: max_i |r_i| /
- * ((|A||z|)_i + |q_i|), r_i the natural residual of lcp_residual's w (0 where r_i = 0, +inf
- * where r_i != 0 on a zero scale).  NaN when the folder cannot be read, holds no A or
+ * ((|A||z|)_i + |q_i|) (lcp_residual_rowwise).  NaN when the folder cannot be read, holds no A or
  * ldlt-ref gives no answer.  Cost: one ldlt-ref solve and one pass over A. */
 static double ldlt_ref_rowwise(const char *path)
 {
@@ -519,14 +518,7 @@ static double ldlt_ref_rowwise(const char *path)
     if (!z || !w || bench_reference(&P, &how, z, &st) != 0) goto done;
     lcp_residuals R;
     lcp_residual(&P, z, w, &R);
-    worst = 0;
-    for (int i = 0; i < P.m; i++) {
-        double lo, hi, sc = fabs(P.q[i]);
-        lcp_bounds(&P, z, i, &lo, &hi);
-        for (int k = P.A.p[i]; k < P.A.p[i + 1]; k++) sc += fabs(P.A.x[k] * z[P.A.j[k]]);
-        double r = fabs(z[i] - fmin(fmax(lo, z[i] - w[i]), hi));
-        if (!(r == 0)) worst = fmax(worst, sc > 0 && isfinite(r) ? r / sc : INFINITY);
-    }
+    worst = lcp_residual_rowwise(&P, z, w);
 done:
     lcp_free(z);
     lcp_free(w);

@@ -122,6 +122,11 @@ static void test_residual(void)
     ok_close(R.r2, sqrt(2.0), 1e-15, "residual/natural-map-min-z-w");
     ok_close(R.rinf, 1.0, 1e-15, "residual/inf-norm");
     ok_close(R.rel, sqrt(2.0) / sqrt(10.0), 1e-15, "residual/relative-to-q");
+    /* row-wise: r = (1, 1) against (|A||z|)_i + |q_i| = (3 + 1, 3 + 3): max(1/4, 1/6) */
+    ok(lcp_residual_rowwise(&P, z2, w) == 0.25, "residual/rowwise-by-hand: %.17g",
+       lcp_residual_rowwise(&P, z2, w));
+    lcp_residual(&P, z, w, &R);
+    ok(lcp_residual_rowwise(&P, z, w) == 0.0, "residual/rowwise-exact-zero");
     double z3[] = {-1, 0.5};
     lcp_residual(&P, z3, w, &R);
     ok_close(R.infeas, 1.0, 1e-15, "residual/infeasibility");
@@ -154,6 +159,7 @@ static void test_residual(void)
             sinf = fmax(sinf, fabs(r));
             wq &= w0[i] == P.q[i];
         }
+        if (form) ok(isnan(lcp_residual_rowwise(&P, z0, w0)), "residual/rowwise-needs-A");
         ok(wq && R.r2 == sqrt(s2) && R.rinf == sinf && R.r2 > 0.0,
            "residual/cold-start-%s: w = q, r2 %.17g (expected %.17g)",
            form ? "matrix-free" : "assembled", R.r2, sqrt(s2));
