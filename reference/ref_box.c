@@ -186,6 +186,7 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
     lcp_status st = LCP_OK;
     int nbest = C->m + 1, credit = REF_JP_COUNT, mode = ro->block ? BLOCK : SINGLE;
     int hist[3] = {0, 0, 0}, nb = 0;                  /* violators of the last 3 block steps */
+    int ipm_round = 0;                                /* the interior point ran this round */
     for (;;) {
         int n, first, stuck = 0;
         if (mode == NEWTON) {
@@ -220,6 +221,16 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
             continue;
         }
         if (mode == BLOCK) hist[nb++ % 3] = n;
+        if (mode == BLOCK && n >= nbest && credit == 0 && !ipm_round && C->P->findex &&
+            ro->ipm != 0 && !ref_pgs_small(C)) {        /* a large friction round: the */
+            ipm_round = 1;                              /* interior point, once a round */
+            st = ref_ipm(C, z);
+            if (st != LCP_OK) break;
+            nbest = C->m + 1;
+            nb = 0;
+            credit = REF_JP_COUNT;
+            continue;
+        }
         if (mode == BLOCK && n >= nbest && credit == 0) { /* block steps stopped helping */
             mode = NEWTON;
             for (int i = 0; i < C->m; i++) z[i] = lcp_mid(C->lo[i], z[i], C->hi[i]);

@@ -25,6 +25,8 @@ come out on every machine:
   bimatrix        LCPs of 2x2 .. 3x3 bimatrix games (not copositive-plus; a solution exists)
   infeasible      copositive-plus LCPs with no solution (certificate expected)
   fric2d, fric3d  friction BLCPs of disk and sphere contacts, mu 0.1 to 1, redundant contacts
+  fuzz-fric       small non-symmetric friction BLCPs with the fuzz target's values (k 2^e,
+                  e in -40..40), the class of the slow fuzz-found instances
 The check of no-solution-found: a vector y >= 0 with A^T y <= 0 and q^T y < 0 proves that
 no z >= 0 has A z + q >= 0 (Farkas).  The oracle prints its certificate's residual; here the
 certificate is searched for independently by a small linear program (scipy).
@@ -228,6 +230,44 @@ def case_infeasible(rng, k):
     return dict(A=A, q=q), "no-solution-found"
 
 
+def fuzz_value(rng, size=None, emax=40):
+    """k 2^e, k in -128..127, e in -emax..emax: the values of the fuzz target fuzz_solve"""
+    return rng.integers(-128, 128, size=size) * np.exp2(rng.integers(-emax, emax + 1, size=size))
+
+
+def case_fuzz_fric(_, seed):
+    """a small friction BLCP with the fuzz target's values (fuzz_solve): A non-symmetric
+    (so each friction round is Lemke's, whose uncertified rays are answered by enumerating
+    up to 2^16 bases), about 30% dense, 10 to 30 rows, mu = k 2^e; seeded by its own seed
+    (the family's 'sizes' are seeds), found by a search of 200 seeds for the slowest"""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(10, 31))
+    A = np.zeros((m, m))
+    nz = rng.random((m, m)) < 0.3
+    A[nz] = fuzz_value(rng, nz.sum())
+    A[np.diag_indices(m)] = np.abs(fuzz_value(rng, m)) + 1.0
+    findex = -np.ones(m, dtype=int)
+    lo, hi = np.zeros(m), np.full(m, np.inf)
+    for i in range(m):
+        if rng.random() < 0.4:
+            f = int(rng.integers(0, m))
+            if f != i and findex[f] < 0:
+                findex[i] = f
+                mu = abs(fuzz_value(rng, emax=20))
+                lo[i], hi[i] = -mu, mu
+    q = fuzz_value(rng, m)
+    return dict(A=A, q=q, lo=lo, hi=hi, findex=findex, symmetric=False), FUZZ_EXPECT[seed]
+
+
+# seeds 164 and 188: 500 rounds of enumerations, 12 s and 3 s each before the enumeration
+# budget (reference/ref_rescue.c, REF_ENUM_BASES), no route finds an answer; seed 57: the
+# rounds converge slowly (hundreds of rounds, each answered by enumeration): the budget must
+# not cost its answer
+FUZZ_EXPECT = {164: "converged|solved-nonunique|friction-not-settled",
+               188: "converged|solved-nonunique|friction-not-settled",
+               57: "converged|solved-nonunique"}
+
+
 FAMILIES = [
     # name, generator, sizes (CI), sizes added by --full
     ("spd-scaled", case_spd_scaled, [60, 376], [1500]),
@@ -238,6 +278,7 @@ FAMILIES = [
     ("infeasible", case_infeasible, [2, 5], []),
     ("fric2d", case_fric2d, [200, 1000], [4040]),
     ("fric3d", case_fric3d, [216, 864], [1710]),
+    ("fuzz-fric", case_fuzz_fric, [164, 188, 57], []),
 ]
 
 
