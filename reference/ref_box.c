@@ -20,7 +20,13 @@
  * least index.  Murty's least-index rule is finite for P-matrices (positive definite A).
  *   Interior-point start (ref_ipm.c): once a block step leaves more than REF_IPM_VIOL
  * violators and more than half of those three block steps earlier, a partition from the
- * interior, from which block steps resume (at most once a solve).
+ * interior, from which block steps resume (at most once a solve).  In a friction round of
+ * a large problem (nnz(A) + m > REF_PGS_SMALL, ref_pgs_small) it also replaces the first
+ * switch to projected Newton steps (once a round): there those steps crawl, a
+ * factorisation each (the 10626-row pile: 165021 pivots before, 83921 after, the same
+ * answer); on small problems they are cheap, and there the interior point changed which
+ * iterate the later routes start from (the 864-row corpus case fric3d-1 ended with a ten
+ * times larger residual), so it is not used.
  *   Semi-definite A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Once a dependent pivot was
  * seen (C->eps > 0) the boxed problem is solved by proximal point steps (Rockafellar 1976):
