@@ -6,6 +6,9 @@
         cases in SLOW, which take seconds; the sanitizer build runs that) (A.mtx, q.mtx, and
         lo.mtx, hi.mtx, findex.mtx where the case has them) and DIR/expected.csv:
         case,family,rows,expect (the statuses the oracle may answer, '|' between them).
+    oracle_corpus.py search LCPBENCH DIR S0 S1
+        writes the fuzz-fric case of every seed S0 <= s < S1 under DIR, solves each with
+        ldlt-ref and lemke-ref, and prints the ten slowest (how the family's seeds were found)
     oracle_corpus.py check DIR RUNS.csv SOLUTIONS
         reads `lcpbench solve`'s CSV lines (RUNS.csv) and the z it wrote (SOLUTIONS/CASE__SOLVER.mtx),
         and prints TAP: for every case, the status is one of those expected, and an answer
@@ -295,15 +298,7 @@ def make(out, full=False, quick=False):
             case = f"{name}-{si}"
             if quick and case in SLOW:
                 continue
-            p = os.path.join(out, case)
-            os.makedirs(p, exist_ok=True)
-            write_mtx(os.path.join(p, "A.mtx"), d["A"], d.get("symmetric", False))
-            write_vec(os.path.join(p, "q.mtx"), d["q"])
-            if "lo" in d:
-                write_vec(os.path.join(p, "lo.mtx"), d["lo"])
-                write_vec(os.path.join(p, "hi.mtx"), d["hi"])
-            if "findex" in d and (d["findex"] >= 0).any():
-                write_vec(os.path.join(p, "findex.mtx"), d["findex"], integer=True)
+            write_case(os.path.join(out, case), d)
             rows.append((case, name, len(d["q"]), expect))
     with open(os.path.join(out, "expected.csv"), "w") as f:
         f.write("case,family,rows,expect\n")
@@ -386,9 +381,46 @@ def check(d, runs, sols):
     return 1 if fails else 0
 
 
+def write_case(p, d):
+    os.makedirs(p, exist_ok=True)
+    write_mtx(os.path.join(p, "A.mtx"), d["A"], d.get("symmetric", False))
+    write_vec(os.path.join(p, "q.mtx"), d["q"])
+    if "lo" in d:
+        write_vec(os.path.join(p, "lo.mtx"), d["lo"])
+        write_vec(os.path.join(p, "hi.mtx"), d["hi"])
+    if "findex" in d and (d["findex"] >= 0).any():
+        write_vec(os.path.join(p, "findex.mtx"), d["findex"], integer=True)
+
+
+def search(lcpbench, out, s0, s1):
+    """the fuzz-fric class for seeds s0 <= s < s1, each solved by ldlt-ref and lemke-ref
+    (no caps): prints the slowest ten (CPU seconds of the process, status, iterations)"""
+    import resource
+    import subprocess
+    res = []
+    for seed in range(s0, s1):
+        FUZZ_EXPECT.setdefault(seed, "")
+        d, _ = case_fuzz_fric(None, seed)
+        p = os.path.join(out, f"seed{seed}")
+        write_case(p, d)
+        for solver in ("ldlt-ref", "lemke-ref"):
+            t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            r = subprocess.run([lcpbench, "solve", p, "--solver", solver, "--reps", "0"],
+                               capture_output=True, text=True)
+            t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            line = [l for l in r.stdout.splitlines() if f",{solver}," in l]
+            f = line[0].split(",") if line else ["", "", "failed", "0"]
+            res.append((t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime, seed, solver,
+                        f[2], f[3]))
+    for t, seed, solver, status, its in sorted(res, reverse=True)[:10]:
+        print(f"seed {seed} {solver}: {t:.2f} s, {status}, {its} iterations")
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "make":
         make(sys.argv[2], "--full" in sys.argv[3:], "--quick" in sys.argv[3:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "search":
+        search(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
     elif len(sys.argv) == 5 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4]))
     else:
