@@ -23,7 +23,7 @@
  * interior, from which block steps resume (at most once a solve).  In a friction round of
  * a large problem (nnz(A) + m > REF_PGS_SMALL, ref_pgs_small) it also replaces the first
  * switch to projected Newton steps (once a round): there those steps crawl, a
- * factorisation each (the 10626-row pile: 165021 pivots before, 83921 after, the same
+ * factorisation each (the 10626-row pile: 165021 pivots before, 81836 after, the same
  * answer); on small problems they are cheap, and there the interior point changed which
  * iterate the later routes start from (the 864-row corpus case fric3d-1 ended with a ten
  * times larger residual), so it is not used.
