@@ -18,7 +18,7 @@
  * chunk semismooth Newton steps on the problem as given from its iterate (ref_ssn.c: any
  * A, friction coupled), up to REF_SSN_TRIES tries while each halves the residual (on the
  * 10626-row pile tries that crawled, six short steps each, were repeated while each ended
- * a little better: four sparse-LU steps of 0.28 s each for nothing).  On problems with
+ * a little better: four tries of six sparse-LU steps, 0.28 s each).  On problems with
  * nnz(A) + m <= REF_PGS_SMALL the driver also tries it at the 20th friction round and
  * again whenever the rounds' best residual fell tenfold since (ldlt_ref.c), and first of
  * all for non-symmetric A with friction (Lemke's
