@@ -355,11 +355,11 @@ static double lk_certify(int n, const double *M, const double *q, double *y)
 
 /* Every complementary basis of the LCP (M, q), n <= LEMKE_ENUM_N: the first whose solve
  * M_ZZ u_Z = -q_Z (LU, refined) gives u_Z >= 0 and w >= 0 at rounding; u, or -1. */
-static int lk_enumerate(int n, const double *M, const double *q, double *u)
+static int lk_enumerate(int n, const double *M, const double *q, double *u, long *left)
 {
     double S[LEMKE_ENUM_N * LEMKE_ENUM_N], x[LEMKE_ENUM_N], r[LEMKE_ENUM_N];
     int Z[LEMKE_ENUM_N], ipiv[LEMKE_ENUM_N];
-    for (unsigned long set = 0; set < (1ul << n); set++) {
+    for (unsigned long set = 0; set < (1ul << n) && *left > 0; set++, --*left) {
         int k = 0;
         for (int i = 0; i < n; i++)
             if (set >> i & 1ul) Z[k++] = i;
@@ -398,12 +398,13 @@ static int lk_enumerate(int n, const double *M, const double *q, double *u)
 
 lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
                          long max_pivots, double *z, long *pivots, int *row, double *cert,
-                         int *enumerated)
+                         int *enumerated, long *enum_left)
 {
     const lcp_csr *A = &P->A;
     int m = P->m, n = 0;
     *pivots = 0;
     *row = -1;
+    *enumerated = 0;
     size_t mm = (size_t)m + 1;
     int *vp = lcp_malloc(mm, sizeof *vp), *vm = lcp_malloc(mm, sizeof *vm);
     int *vv = lcp_malloc(mm, sizeof *vv);
@@ -472,7 +473,8 @@ lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *h
     if (st == LCP_ERR_NO_SOLUTION) {            /* a ray: a certificate, or nothing */
         *cert = lk_certify(n, M, qq, dz);
         if (!(*cert <= LEMKE_CERT_OK)) {
-            st = n <= LEMKE_ENUM_N && lk_enumerate(n, M, qq, u) == 0 ? LCP_OK : LCP_UNDECIDED;
+            st = n <= LEMKE_ENUM_N && lk_enumerate(n, M, qq, u, enum_left) == 0 ? LCP_OK
+                                                                               : LCP_UNDECIDED;
             *enumerated = st == LCP_OK;
             if (st == LCP_UNDECIDED)
                 for (int k = 0; k < n; k++) u[k] = 0.0;  /* no answer: the start */

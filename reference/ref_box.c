@@ -20,7 +20,13 @@
  * least index.  Murty's least-index rule is finite for P-matrices (positive definite A).
  *   Interior-point start (ref_ipm.c): once a block step leaves more than REF_IPM_VIOL
  * violators and more than half of those three block steps earlier, a partition from the
- * interior, from which block steps resume (at most once a solve).
+ * interior, from which block steps resume (at most once a solve).  In a friction round of
+ * a large problem (nnz(A) + m > REF_PGS_SMALL, ref_pgs_small) it also replaces the first
+ * switch to projected Newton steps (once a round): there those steps crawl, a
+ * factorisation each (the 10626-row pile: 165021 pivots before, 81836 after, the same
+ * answer); on small problems they are cheap, and there the interior point changed which
+ * iterate the later routes start from (the 864-row corpus case fric3d-1 ended with a ten
+ * times larger residual), so it is not used.
  *   Semi-definite A.  Redundant contacts make A_FF singular; LDL^T then shows a pivot
  * d_k ~ rounding (or negative), and (1) may have no solution.  Once a dependent pivot was
  * seen (C->eps > 0) the boxed problem is solved by proximal point steps (Rockafellar 1976):
@@ -186,6 +192,7 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
     lcp_status st = LCP_OK;
     int nbest = C->m + 1, credit = REF_JP_COUNT, mode = ro->block ? BLOCK : SINGLE;
     int hist[3] = {0, 0, 0}, nb = 0;                  /* violators of the last 3 block steps */
+    int ipm_round = 0;                                /* the interior point ran this round */
     for (;;) {
         int n, first, stuck = 0;
         if (mode == NEWTON) {
@@ -220,6 +227,16 @@ static lcp_status ref_box(ref_ctx *C, const ref_options *ro, double *z)
             continue;
         }
         if (mode == BLOCK) hist[nb++ % 3] = n;
+        if (mode == BLOCK && n >= nbest && credit == 0 && !ipm_round && C->P->findex &&
+            ro->ipm != 0 && !ref_pgs_small(C)) {        /* a large friction round: the */
+            ipm_round = 1;                              /* interior point, once a round */
+            st = ref_ipm(C, z);
+            if (st != LCP_OK) break;
+            nbest = C->m + 1;
+            nb = 0;
+            credit = REF_JP_COUNT;
+            continue;
+        }
         if (mode == BLOCK && n >= nbest && credit == 0) { /* block steps stopped helping */
             mode = NEWTON;
             for (int i = 0; i < C->m; i++) z[i] = lcp_mid(C->lo[i], z[i], C->hi[i]);

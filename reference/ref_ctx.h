@@ -71,6 +71,7 @@ typedef struct ref_ctx {
     double lu_flops;
     int ipm_done;        /* the interior-point phase ran (at most once a solve) */
     int enumerated;      /* a Lemke round was answered by enumerating its bases */
+    long enum_bases;     /* bases the enumerations of friction rounds visited (capped) */
     double cert;         /* a Farkas certificate's worst row (no-solution-found), or NAN */
     int iterations;
     int row;             /* last row moved, or the row to blame */

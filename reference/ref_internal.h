@@ -59,12 +59,13 @@ void ref_super_free(ref_super **F);
  * answer (m entries, within the box); *pivots: Lemke pivots; *row: on LCP_ERR_TOO_LARGE the
  * size cap.  A ray is LCP_ERR_NO_SOLUTION only when its direction is a Farkas certificate of
  * the reformulated LCP (*cert: its worst relative row, at most 1e-12; *cert is left alone
- * otherwise); without one, the 2^n complementary bases are enumerated when n <= 16
- * (LCP_OK, *enumerated = 1) and otherwise LCP_UNDECIDED.  Also LCP_PIVOT_CAP,
+ * otherwise); without one, the 2^n complementary bases are enumerated when n <= 16, at
+ * most *enum_left of them (decremented by those visited) (LCP_OK, *enumerated = 1),
+ * otherwise LCP_UNDECIDED (*enumerated = 0).  Also LCP_PIVOT_CAP,
  * LCP_ERR_TOO_LARGE, LCP_ERR_NOMEM. */
 lcp_status ref_lemke_box(const lcp_problem *P, const double *lo, const double *hi,
                          long max_pivots, double *z, long *pivots, int *row, double *cert,
-                         int *enumerated);
+                         int *enumerated, long *enum_left);
 
 /* lemke_ref.c: the coupled friction problem on the partition z shows against the frozen
  * bounds, by a dense LU of A_FF + A_FS C (sliding rows tied to their normals); z replaced

@@ -16,7 +16,8 @@
  * captured 10760-row frictionless sphere pile: 154 steps and 33 s without it, 25 steps and
  * 3.4 s with it.
  *
- * ENTRY.  Called by ref_box.c (at most once a solve, C->ipm_done) after a block step: C->lo,
+ * ENTRY.  Called by ref_box.c (at most once a solve, C->ipm_done, and once a friction round
+ * of a large problem where block steps stopped helping) after a block step: C->lo,
  * C->hi the frozen bounds, C->eps and C->zc the shift; z and the partition are not read.
  * EXIT.  C->state the partition the last iterate implies (unchanged for the rows when the
  * phase ended at its first iteration, or when a pivot that is not positive, A indefinite,

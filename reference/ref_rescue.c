@@ -16,9 +16,12 @@
  * seen (a start near a solution when one exists: PGS converges on contact problems where
  * pivoting stalls; at most REF_RESCUE_SWEEPS sweeps, in doubling chunks), and after each
  * chunk semismooth Newton steps on the problem as given from its iterate (ref_ssn.c: any
- * A, friction coupled), up to REF_SSN_TRIES tries while each ends better.  The driver also
- * tries it at the 20th friction round and again whenever the rounds' best residual fell
- * tenfold since (ldlt_ref.c), and first of all for non-symmetric A with friction (Lemke's
+ * A, friction coupled), up to REF_SSN_TRIES tries while each halves the residual (on the
+ * 10626-row pile tries that crawled, six short steps each, were repeated while each ended
+ * a little better: four tries of six sparse-LU steps, 0.28 s each).  On problems with
+ * nnz(A) + m <= REF_PGS_SMALL the driver also tries it at the 20th friction round and
+ * again whenever the rounds' best residual fell tenfold since (ldlt_ref.c), and first of
+ * all for non-symmetric A with friction (Lemke's
  * dense rounds took 83 s of CPU on a 675-row problem).
  *   Lemke (ref_lemke, without friction; `lemke'): Lemke's method on the problem as given
  * (lemke_ref.c: dense, any A, the box by the standard reformulation; also the per-round
@@ -42,13 +45,17 @@
 #include "solvers.h"
 
 #include <float.h>
+#include <limits.h>
 #include <string.h>
 
+#define REF_ENUM_BASES (1L << 16) /* bases the friction rounds' enumerations visit a solve */
 #define REF_ROUND 16.0     /* LCP_OK when every |r_i| <= REF_ROUND eps ((|A||z|)_i + |q_i|) */
 #define REF_PGS_CHUNK 250   /* PGS sweeps before the first Newton try (doubled after each) */
 #define REF_PGS_SMALL 2e5   /* nnz(A) + m up to which Newton follows every PGS chunk (and the
                                driver retries the route in the rounds): on larger piles a
                                Newton step (a sparse LU) costs more than the sweeps */
+#define REF_PN_AGAIN 0.5    /* a Newton try goes on from its last iterate only when that
+                               halved the residual */
 #define REF_RESCUE_SWEEPS 20000 /* PGS sweeps of the rescue route (fewer on large problems:
                                    about 4e8 multiply-adds) */
 
@@ -102,15 +109,19 @@ static double ref_rinf(ref_ctx *C, const double *z)
 
 /* The boxed problem with the frozen bounds by Lemke's method (lemke_ref.c): any A, no
  * partition kept between rounds (each round starts Lemke afresh; the pivot cap applies to
- * each round). */
+ * each round).  With friction, the enumeration that answers a round's uncertified ray
+ * visits at most REF_ENUM_BASES bases a solve, all rounds together (then LCP_UNDECIDED:
+ * the rounds end and the other routes go on): a generated 21-row problem took 500 rounds
+ * of up to 2^16 bases each, 10 to 12 s of CPU (corpus case fuzz-fric-0; now 0.1 s). */
 lcp_status ref_lemke(ref_ctx *C, double *z)
 {
-    long piv = 0;
+    long piv = 0, left = C->P->findex ? REF_ENUM_BASES - C->enum_bases : LONG_MAX, l0 = left;
     int row = -1, enumerated = 0;
     lcp_status st = ref_lemke_box(C->P, C->lo, C->hi, C->max_pivots, z, &piv, &row, &C->cert,
-                                  &enumerated);
+                                  &enumerated, &left);
     C->pivots += piv;
     C->enumerated |= enumerated;
+    C->enum_bases += l0 - left;
     C->iterations++;
     C->nf = 0;                                      /* z is within the frozen bounds */
     if (st != LCP_OK) C->row = row;
@@ -172,7 +183,8 @@ lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
             double before = ref_rinf(C, zs);
             st = ref_ssn(C, zs, solved, &tried);
             if (st != LCP_OK) break;
-            if (*solved || !tried || !(ref_rinf(C, C->zn) < before)) break;
+            if (*solved || !tried || !(ref_rinf(C, C->zn) <= REF_PN_AGAIN * before))
+                break;                                      /* crawled: no more tries */
             memcpy(zs, C->zn, (size_t)m * sizeof *z);       /* better: go on from there */
         }
         if (st == LCP_OK && *solved && ref_rounding(C, zs) >= 0) *solved = 0;

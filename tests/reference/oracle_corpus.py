@@ -6,6 +6,9 @@
         cases in SLOW, which take seconds; the sanitizer build runs that) (A.mtx, q.mtx, and
         lo.mtx, hi.mtx, findex.mtx where the case has them) and DIR/expected.csv:
         case,family,rows,expect (the statuses the oracle may answer, '|' between them).
+    oracle_corpus.py search LCPBENCH DIR S0 S1
+        writes the fuzz-fric case of every seed S0 <= s < S1 under DIR, solves each with
+        ldlt-ref and lemke-ref, and prints the ten slowest (how the family's seeds were found)
     oracle_corpus.py check DIR RUNS.csv SOLUTIONS
         reads `lcpbench solve`'s CSV lines (RUNS.csv) and the z it wrote (SOLUTIONS/CASE__SOLVER.mtx),
         and prints TAP: for every case, the status is one of those expected, and an answer
@@ -25,6 +28,8 @@ come out on every machine:
   bimatrix        LCPs of 2x2 .. 3x3 bimatrix games (not copositive-plus; a solution exists)
   infeasible      copositive-plus LCPs with no solution (certificate expected)
   fric2d, fric3d  friction BLCPs of disk and sphere contacts, mu 0.1 to 1, redundant contacts
+  fuzz-fric       small non-symmetric friction BLCPs with the fuzz target's values (k 2^e,
+                  e in -40..40), the class of the slow fuzz-found instances
 The check of no-solution-found: a vector y >= 0 with A^T y <= 0 and q^T y < 0 proves that
 no z >= 0 has A z + q >= 0 (Farkas).  The oracle prints its certificate's residual; here the
 certificate is searched for independently by a small linear program (scipy).
@@ -228,6 +233,44 @@ def case_infeasible(rng, k):
     return dict(A=A, q=q), "no-solution-found"
 
 
+def fuzz_value(rng, size=None, emax=40):
+    """k 2^e, k in -128..127, e in -emax..emax: the values of the fuzz target fuzz_solve"""
+    return rng.integers(-128, 128, size=size) * np.exp2(rng.integers(-emax, emax + 1, size=size))
+
+
+def case_fuzz_fric(_, seed):
+    """a small friction BLCP with the fuzz target's values (fuzz_solve): A non-symmetric
+    (so each friction round is Lemke's, whose uncertified rays are answered by enumerating
+    up to 2^16 bases), about 30% dense, 10 to 30 rows, mu = k 2^e; seeded by its own seed
+    (the family's 'sizes' are seeds), found by a search of 200 seeds for the slowest"""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(10, 31))
+    A = np.zeros((m, m))
+    nz = rng.random((m, m)) < 0.3
+    A[nz] = fuzz_value(rng, nz.sum())
+    A[np.diag_indices(m)] = np.abs(fuzz_value(rng, m)) + 1.0
+    findex = -np.ones(m, dtype=int)
+    lo, hi = np.zeros(m), np.full(m, np.inf)
+    for i in range(m):
+        if rng.random() < 0.4:
+            f = int(rng.integers(0, m))
+            if f != i and findex[f] < 0:
+                findex[i] = f
+                mu = abs(fuzz_value(rng, emax=20))
+                lo[i], hi[i] = -mu, mu
+    q = fuzz_value(rng, m)
+    return dict(A=A, q=q, lo=lo, hi=hi, findex=findex, symmetric=False), FUZZ_EXPECT[seed]
+
+
+# seeds 164 and 188: 500 rounds of enumerations, 12 s and 3 s each before the enumeration
+# budget (reference/ref_rescue.c, REF_ENUM_BASES), no route finds an answer; seed 57: the
+# rounds converge slowly (hundreds of rounds, each answered by enumeration): the budget must
+# not cost its answer
+FUZZ_EXPECT = {164: "converged|solved-nonunique|friction-not-settled",
+               188: "converged|solved-nonunique|friction-not-settled",
+               57: "converged|solved-nonunique"}
+
+
 FAMILIES = [
     # name, generator, sizes (CI), sizes added by --full
     ("spd-scaled", case_spd_scaled, [60, 376], [1500]),
@@ -238,6 +281,7 @@ FAMILIES = [
     ("infeasible", case_infeasible, [2, 5], []),
     ("fric2d", case_fric2d, [200, 1000], [4040]),
     ("fric3d", case_fric3d, [216, 864], [1710]),
+    ("fuzz-fric", case_fuzz_fric, [164, 188, 57], []),
 ]
 
 
@@ -254,15 +298,7 @@ def make(out, full=False, quick=False):
             case = f"{name}-{si}"
             if quick and case in SLOW:
                 continue
-            p = os.path.join(out, case)
-            os.makedirs(p, exist_ok=True)
-            write_mtx(os.path.join(p, "A.mtx"), d["A"], d.get("symmetric", False))
-            write_vec(os.path.join(p, "q.mtx"), d["q"])
-            if "lo" in d:
-                write_vec(os.path.join(p, "lo.mtx"), d["lo"])
-                write_vec(os.path.join(p, "hi.mtx"), d["hi"])
-            if "findex" in d and (d["findex"] >= 0).any():
-                write_vec(os.path.join(p, "findex.mtx"), d["findex"], integer=True)
+            write_case(os.path.join(out, case), d)
             rows.append((case, name, len(d["q"]), expect))
     with open(os.path.join(out, "expected.csv"), "w") as f:
         f.write("case,family,rows,expect\n")
@@ -345,9 +381,46 @@ def check(d, runs, sols):
     return 1 if fails else 0
 
 
+def write_case(p, d):
+    os.makedirs(p, exist_ok=True)
+    write_mtx(os.path.join(p, "A.mtx"), d["A"], d.get("symmetric", False))
+    write_vec(os.path.join(p, "q.mtx"), d["q"])
+    if "lo" in d:
+        write_vec(os.path.join(p, "lo.mtx"), d["lo"])
+        write_vec(os.path.join(p, "hi.mtx"), d["hi"])
+    if "findex" in d and (d["findex"] >= 0).any():
+        write_vec(os.path.join(p, "findex.mtx"), d["findex"], integer=True)
+
+
+def search(lcpbench, out, s0, s1):
+    """the fuzz-fric class for seeds s0 <= s < s1, each solved by ldlt-ref and lemke-ref
+    (no caps): prints the slowest ten (CPU seconds of the process, status, iterations)"""
+    import resource
+    import subprocess
+    res = []
+    for seed in range(s0, s1):
+        FUZZ_EXPECT.setdefault(seed, "")
+        d, _ = case_fuzz_fric(None, seed)
+        p = os.path.join(out, f"seed{seed}")
+        write_case(p, d)
+        for solver in ("ldlt-ref", "lemke-ref"):
+            t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            r = subprocess.run([lcpbench, "solve", p, "--solver", solver, "--reps", "0"],
+                               capture_output=True, text=True)
+            t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            line = [l for l in r.stdout.splitlines() if f",{solver}," in l]
+            f = line[0].split(",") if line else ["", "", "failed", "0"]
+            res.append((t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime, seed, solver,
+                        f[2], f[3]))
+    for t, seed, solver, status, its in sorted(res, reverse=True)[:10]:
+        print(f"seed {seed} {solver}: {t:.2f} s, {status}, {its} iterations")
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "make":
         make(sys.argv[2], "--full" in sys.argv[3:], "--quick" in sys.argv[3:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "search":
+        search(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
     elif len(sys.argv) == 5 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4]))
     else:

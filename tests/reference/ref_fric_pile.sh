@@ -75,8 +75,9 @@ for i in range(m):
     e = max(l - z[i], z[i] - h, 0.0)                # outside the bounds
     if l == h:
         e = abs(z[i] - l)                            # fixed (normal at zero): no w test
-    elif z[i] <= l + tol:
-        e = max(e, -w)                               # at lo: w >= 0
+    elif z[i] <= l + tol and z[i] - l <= h - z[i]:
+        e = max(e, -w)                               # at lo: w >= 0 (the nearer bound: a
+                                                     # normal of 1e-13 leaves h - l < tol)
     elif z[i] >= h - tol:
         e = max(e, w)                                # at hi: w <= 0
     else:
