@@ -34,11 +34,11 @@
  * other mode is probed by one run, and by a second only when the first was not much
  * slower (under ADAPT_REJECT times the mean of the mode's last ADAPT_KEEP runs), and
  * taken only when its two runs took on average under ADAPT_GAIN of that mean.  Each
- * confirmation doubles the stretch to the next probe, and the stretch is at least long enough that the probe's
- * excess (its time beyond the mode's mean) is ADAPT_COST of the stretch's time (up to
- * ADAPT_MAX runs).  So on a machine whose other work takes the cores, the threads cost
- * one slow run at the start and then at most ADAPT_COST; on a free machine the threads
- * take over after ADAPT_FIRST + 2 runs.  An adaptive run on all threads is also cut
+ * confirmation doubles the stretch to the next probe, and the stretch is at least long
+ * enough that the probe's excess (its time beyond the mode's mean) is ADAPT_COST of the
+ * stretch's time (up to ADAPT_MAX runs).  So on a machine whose other work takes the
+ * cores, the threads cost one slow run at the start and then at most ADAPT_COST; on a
+ * free machine they take over after ADAPT_FIRST + 2 runs.  An adaptive run on all threads is also cut
  * short: once it has taken ADAPT_REJECT times the mean run alone, lcp_pool_overdue tells
  * the caller, and pgs-color's workers stop claiming blocks and the caller finishes the
  * sweep alone (under load, a run on both threads of this 2-core machine could take
@@ -79,8 +79,8 @@
  * mean of the mode's last ADAPT_KEEP runs (a probe of a mode that is much slower, all
  * threads on a machine whose other work has the cores, costs one run).  The other mode is
  * taken when its two probe runs took on average under ADAPT_GAIN of the mode's mean; the
- * next probe comes after twice the runs (when the probe confirmed the mode), and at least after as
- * many runs of the mode as keep the probes' excess time (what they took beyond the
+ * next probe comes after twice the runs (when the probe confirmed the mode), and at least
+ * after as many runs of the mode as keep the probes' excess time (what they took beyond the
  * mode's mean) under ADAPT_COST of the time, at most ADAPT_MAX runs: a probe of a mode 2x
  * slower waits 100 runs, one 5x slower 400. */
 enum { ADAPT_FIRST = 2, ADAPT_PROBE = 2, ADAPT_KEEP = 8, ADAPT_MAX = 4096 };
