@@ -38,12 +38,12 @@
  * enough that the probe's excess (its time beyond the mode's mean) is ADAPT_COST of the
  * stretch's time (up to ADAPT_MAX runs).  So on a machine whose other work takes the
  * cores, the threads cost one slow run at the start and then at most ADAPT_COST; on a
- * free machine they take over after ADAPT_FIRST + 2 runs.  An adaptive run on all threads is also cut
- * short: once it has taken ADAPT_REJECT times the mean run alone, lcp_pool_overdue tells
- * the caller, and pgs-color's workers stop claiming blocks and the caller finishes the
- * sweep alone (under load, a run on both threads of this 2-core machine could take
- * several times a run alone: at any of 36 colours the thread waited for may have lost
- * its core).
+ * free machine they take over after ADAPT_FIRST + 2 runs.  An adaptive run on all
+ * threads is also cut short: once it has taken ADAPT_REJECT times the mean run alone,
+ * lcp_pool_overdue tells the caller, and pgs-color's workers stop claiming blocks and
+ * the caller finishes the sweep alone (under load, a run on both threads of this 2-core
+ * machine could take several times a run alone: at any of 36 colours the thread waited
+ * for may have lost its core).
  * Before (a solve started on all threads, decided on the sums of two runs, probed two
  * runs every stretch of 3% cost, and a probe ran to its end), paired 161-sweep solves of
  * pgs-color at 10^5 rows under load ran at 0.90-0.96 of one thread (lcp/README.md).
