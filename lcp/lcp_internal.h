@@ -264,6 +264,10 @@ int lcp_pool_size(const lcp_pool *pool);
  * split its work by lcp_pool_active (the threads taking part in the run) */
 int lcp_pool_run_adaptive(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
 int lcp_pool_active(const lcp_pool *pool);
+/* inside fn, on the caller (tid 0) of an adaptive run on all threads: 1 when the run has
+ * taken longer than ADAPT_REJECT x the median run on the caller alone; a caller that can
+ * then finish the run alone (pgs-color: the workers stop claiming blocks) should */
+int lcp_pool_overdue(lcp_pool *pool);
 /* 1 (default): lcp_pool_run_adaptive chooses; 0: it always runs on all threads */
 void lcp_pool_set_adapt(lcp_pool *pool, int adapt);
 /* the threads a solve runs on: options.threads, or lcp_threads_free() when threads_auto */

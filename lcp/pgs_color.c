@@ -300,6 +300,7 @@ typedef struct color_ctx {
     int *cut;            /* ncolors x (T + 1): thread k's share, blocks [cut[c(T+1)+k], ...+1) */
     double *part;        /* one partial sum of rho^2 per block */
     atomic_int *done;    /* ncolors: blocks done of each colour (this sweep) */
+    atomic_int bail;     /* 1: the sweep overran (lcp_pool_overdue), the caller ends it alone */
     _Atomic uint64_t *left; /* ncolors x T, LEFT_STRIDE apart (a cache line each): the
                              blocks of thread k's share not yet claimed, [front, back)
                              packed as front << 32 | back */
@@ -444,18 +445,23 @@ static int claim(_Atomic uint64_t *left, int back, int *b0, int *b1)
 static void color_task(void *vctx, int tid)
 {
     color_ctx *c = vctx;
-    int T = c->T, b0, b1;
+    int T = c->T, b0, b1, solo = lcp_pool_active(c->pool) == 1;
     for (int col = 0; col < c->L.ncolors; col++) {
+        if (tid > 0 && atomic_load(&c->bail)) return;   /* the caller finishes alone */
         if (col > 0)
             lcp_pool_await(c->pool, &c->done[col - 1], c->L.bp[col] - c->L.bp[col - 1]);
+        if (tid == 0 && !solo && !atomic_load(&c->bail) && lcp_pool_overdue(c->pool))
+            atomic_store(&c->bail, 1);
         _Atomic uint64_t *left = c->left + (size_t)col * T * LEFT_STRIDE;
         int ran = 0;                              /* blocks this thread ran of this colour */
-        while (claim(&left[tid * LEFT_STRIDE], 0, &b0, &b1)) {
+        while (!(tid > 0 && atomic_load(&c->bail)) &&
+               claim(&left[tid * LEFT_STRIDE], 0, &b0, &b1)) {
             color_blocks(c, b0, b1);
             ran += b1 - b0;
         }
-        for (int v = 1; v < T; v++)
-            while (claim(&left[(tid + v) % T * LEFT_STRIDE], 1, &b0, &b1)) {
+        for (int v = 1; v < T; v++)     /* alone (a solo run): the others' from the front */
+            while (!(tid > 0 && atomic_load(&c->bail)) &&
+                   claim(&left[(tid + v) % T * LEFT_STRIDE], !solo, &b0, &b1)) {
                 color_blocks(c, b0, b1);
                 ran += b1 - b0;
             }
@@ -473,6 +479,7 @@ static lcp_status color_sweep(void *vctx, int k, double *z, int *row, lcp_sweep_
         lcp_stream_reset(&s, z);
     }
     c->z = z;
+    atomic_store(&c->bail, 0);
     for (int col = 0; col < c->L.ncolors; col++) {
         atomic_store(&c->done[col], 0);
         const int *cut = c->cut + (size_t)col * (c->T + 1);
@@ -593,6 +600,7 @@ static lcp_status color_run(const color_prep *L, const lcp_problem *P, const lcp
                         sizeof(_Atomic uint64_t));
     if ((L->mf && !c.u) || !c.part || !c.cut || !c.done || !c.left) st = LCP_ERR_NOMEM;
     if (st == LCP_OK) color_split(&c);
+    atomic_init(&c.bail, 0);
     for (int col = 0; st == LCP_OK && col < L->ncolors; col++) {
         atomic_init(&c.done[col], 0);
         for (int t = 0; t < c.T; t++)

@@ -29,14 +29,24 @@
  * somebody does.  With more threads than cores nobody spins.
  * ADAPTIVE RUNS (lcp_pool_run_adaptive, one per sweep): a run on all threads or on the
  * caller alone (the workers left asleep: the callers' pieces do not depend on who runs
- * them, so the results do not change), whichever took less time: after ADAPT_FIRST runs
- * on all threads, two runs of the other mode, and the mode whose two runs took less (the
- * other only below ADAPT_GAIN of the mode's) is kept for the next stretch, which doubles
- * while the probes confirm it and is long enough that the next probe costs at most
- * ADAPT_COST of the stretch's time (up to ADAPT_MAX runs).  On a machine whose other work
- * takes the cores, threads that would make a sweep slower are left out, at the price of
- * the probes: the first ADAPT_FIRST runs on all threads and two runs alone at a solve's
- * start, then at most ADAPT_COST of the time.
+ * them, so the results do not change), whichever takes less time.  A solve starts on the
+ * caller alone, the speed the threads must not lose against; after ADAPT_FIRST runs the
+ * other mode is probed by one run, and by a second only when the first was not much
+ * slower (under ADAPT_REJECT times the mean of the mode's last ADAPT_KEEP runs), and
+ * taken only when its two runs took on average under ADAPT_GAIN of that mean.  Each
+ * confirmation doubles the stretch to the next probe, and the stretch is at least long
+ * enough that the probe's excess (its time beyond the mode's mean) is ADAPT_COST of the
+ * stretch's time (up to ADAPT_MAX runs).  So on a machine whose other work takes the
+ * cores, the threads cost one slow run at the start and then at most ADAPT_COST; on a
+ * free machine they take over after ADAPT_FIRST + 2 runs.  An adaptive run on all
+ * threads is also cut short: once it has taken ADAPT_REJECT times the mean run alone,
+ * lcp_pool_overdue tells the caller, and pgs-color's workers stop claiming blocks and
+ * the caller finishes the sweep alone (under load, a run on both threads of this 2-core
+ * machine could take several times a run alone: at any of 36 colours the thread waited
+ * for may have lost its core).
+ * Before (a solve started on all threads, decided on the sums of two runs, probed two
+ * runs every stretch of 3% cost, and a probe ran to its end), paired 161-sweep solves of
+ * pgs-color at 10^5 rows under load ran at 0.90-0.96 of one thread (lcp/README.md).
  * Work is split by the callers into fixed pieces (rows, blocks), so results never depend
  * on which thread ran a piece.  Cost: per run, a handover (spinning) or a wake-up
  * (sleeping); per wait, a spin of at most WAIT_SPIN_S, then a wake-up.
@@ -63,6 +73,21 @@
  * core, and a thread that has lost its core takes milliseconds to come back */
 #define WAIT_SPIN_S 50e-6
 
+/* adaptive runs: a solve starts on the caller alone (the speed the threads must not lose
+ * against); the first probe of the other mode comes after ADAPT_FIRST runs of the mode, and
+ * a probe is one run, a second only when the first took less than ADAPT_REJECT times the
+ * mean of the mode's last ADAPT_KEEP runs (a probe of a mode that is much slower, all
+ * threads on a machine whose other work has the cores, costs one run).  The other mode is
+ * taken when its two probe runs took on average under ADAPT_GAIN of the mode's mean; the
+ * next probe comes after twice the runs (when the probe confirmed the mode), and at least
+ * after as many runs of the mode as keep the probes' excess time (what they took beyond the
+ * mode's mean) under ADAPT_COST of the time, at most ADAPT_MAX runs: a probe of a mode 2x
+ * slower waits 100 runs, one 5x slower 400. */
+enum { ADAPT_FIRST = 2, ADAPT_PROBE = 2, ADAPT_KEEP = 8, ADAPT_MAX = 4096 };
+#define ADAPT_GAIN 0.97
+#define ADAPT_REJECT 1.25
+#define ADAPT_COST 0.01
+
 struct lcp_pool {
     int n;                     /* threads, caller included */
     pthread_t *th;             /* n - 1 workers */
@@ -86,23 +111,17 @@ struct lcp_pool {
     /* lcp_pool_run_adaptive: all threads or the caller alone, whichever runs faster */
     int adapt;                 /* 1: adaptive runs choose; 0: always all threads */
     int solo;                  /* the mode adaptive runs take now (1: the caller alone) */
-    int probe;                 /* runs left in a probe of the other mode (0: none) */
+    int probing;               /* runs of the current probe of the other mode so far */
     int until;                 /* runs of the mode before its next probe */
     int interval;              /* ADAPT_FIRST, doubled when a probe confirms, at most
                                   ADAPT_MAX */
-    double last[2], tried[2];  /* the mode's last two run times, the probe's two */
-    int nlast;
+    double last[2][ADAPT_KEEP]; /* each mode's last run times (rings; [1]: alone) */
+    int nlast[2], ilast[2];
+    double tried[ADAPT_PROBE]; /* the probe's run times */
+    double run_t0, budget;     /* a run on all threads: its start, and the time after which
+                                  lcp_pool_overdue says the caller should finish it alone */
 };
 
-/* adaptive runs: the first probe after this many runs on all threads, a probe of two runs
- * of the other mode; the other mode is taken when its two runs took under ADAPT_GAIN of
- * the mode's last two; the next probe comes after twice the runs (when the probe
- * confirmed the mode), and at least after as many runs of the mode as keep the probes'
- * cost under ADAPT_COST of the time (a probe of a mode 6x slower waits 400 runs), at most
- * ADAPT_MAX */
-enum { ADAPT_FIRST = 2, ADAPT_PROBE = 2, ADAPT_MAX = 4096 };
-#define ADAPT_GAIN 0.97
-#define ADAPT_COST 0.03
 
 typedef struct pool_worker {
     lcp_pool *p;
@@ -184,6 +203,7 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     p->n = nthreads;
     p->active = nthreads;
     p->adapt = 1;
+    p->solo = 1;                            /* adaptive runs start on the caller alone */
     p->interval = p->until = ADAPT_FIRST;
     p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
     p->wait_spin_s = nthreads <= cores() ? WAIT_SPIN_S : 0.0;
@@ -325,12 +345,53 @@ void lcp_pool_set_adapt(lcp_pool *p, int adapt)
     if (p) p->adapt = adapt;
 }
 
-/* the mode's last two run times (t = the newest) */
-static void remember(lcp_pool *p, double t)
+/* a run time of mode `solo', into the ring of its last ADAPT_KEEP */
+static void remember(lcp_pool *p, int solo, double t)
 {
-    p->last[1] = p->last[0];
-    p->last[0] = t;
-    if (p->nlast < 2) p->nlast++;
+    p->last[solo][p->ilast[solo]] = t;
+    p->ilast[solo] = (p->ilast[solo] + 1) % ADAPT_KEEP;
+    if (p->nlast[solo] < ADAPT_KEEP) p->nlast[solo]++;
+}
+
+/* the mean of mode `solo''s last runs (0: none yet).  The mean, not the median: a run on
+ * all threads on a machine whose other work takes the cores is usually fast and now and
+ * then very slow (a thread waited for lost its core), and a solve pays the mean */
+static double mean(const lcp_pool *p, int solo)
+{
+    double t = 0.0;
+    for (int k = 0; k < p->nlast[solo]; k++) t += p->last[solo][k];
+    return p->nlast[solo] > 0 ? t / p->nlast[solo] : 0.0;
+}
+
+/* the probe of the other mode ends after `runs' runs: switch or confirm, and when the
+ * next probe comes */
+static void probe_end(lcp_pool *p, int runs)
+{
+    double avg = mean(p, p->solo), tried = 0.0, excess = 0.0;
+    for (int k = 0; k < runs; k++) {
+        tried += p->tried[k] / runs;
+        excess += p->tried[k] - avg;
+    }
+    p->probing = 0;
+    if (runs == ADAPT_PROBE && avg > 0.0 && tried < ADAPT_GAIN * avg) {
+        p->solo = !p->solo;                              /* the other mode is faster */
+        double old = avg;
+        avg = mean(p, p->solo);
+        excess = runs * (old - avg);                     /* a probe back would cost this */
+        p->interval = ADAPT_FIRST;
+    } else {
+        p->interval *= 2;                                /* confirmed: probe less often */
+    }
+    /* runs of the mode that the next probe's excess may cost ADAPT_COST of */
+    double need = avg > 0.0 ? excess / (ADAPT_COST * avg) : ADAPT_MAX;
+    if (need > p->interval) p->interval = need < ADAPT_MAX ? (int)need : ADAPT_MAX;
+    if (p->interval > ADAPT_MAX) p->interval = ADAPT_MAX;
+    p->until = p->interval;
+}
+
+int lcp_pool_overdue(lcp_pool *p)
+{
+    return p && p->budget > 0.0 && lcp_seconds() - p->run_t0 > p->budget;
 }
 
 int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
@@ -339,39 +400,26 @@ int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
         lcp_pool_run(p, fn, arg);
         return 0;
     }
-    int solo = p->probe > 0 ? !p->solo : p->solo;
+    int solo = p->probing > 0 || p->until <= 0 ? !p->solo : p->solo;
     double t0 = lcp_seconds();
     if (solo) {                          /* the caller alone; the workers stay asleep */
         p->active = 1;
         fn(arg, 0);
         p->active = p->n;
-    } else {
+    } else {                             /* on all threads, at most ADAPT_REJECT x alone */
+        p->run_t0 = t0;
+        p->budget = ADAPT_REJECT * mean(p, 1);
         lcp_pool_run(p, fn, arg);
+        p->budget = 0.0;
     }
     double t = lcp_seconds() - t0;
-    if (p->probe > 0) {                                  /* a probe of the other mode */
-        p->tried[--p->probe] = t;
-        if (p->probe == 0) {
-            double mode = p->last[0] + p->last[1], other = p->tried[0] + p->tried[1];
-            if (p->nlast == 2 && other < ADAPT_GAIN * mode) {
-                p->solo = !p->solo;                      /* the other mode is faster */
-                p->last[0] = p->tried[0], p->last[1] = p->tried[1];
-                double swap = mode;
-                mode = other;
-                other = swap;
-                p->interval = ADAPT_FIRST;
-            } else {
-                p->interval *= 2;                        /* confirmed: probe less often */
-            }
-            /* runs of the mode that the next probe (about `other') may cost ADAPT_COST of */
-            double need = mode > 0.0 ? other / (ADAPT_COST * 0.5 * mode) : ADAPT_MAX;
-            if (need > p->interval) p->interval = need < ADAPT_MAX ? (int)need : ADAPT_MAX;
-            if (p->interval > ADAPT_MAX) p->interval = ADAPT_MAX;
-            p->until = p->interval;
-        }
+    remember(p, solo, t);
+    if (solo != p->solo) {                               /* a run of a probe */
+        p->tried[p->probing++] = t;
+        if (p->probing == ADAPT_PROBE) probe_end(p, ADAPT_PROBE);
+        else if (t >= ADAPT_REJECT * mean(p, p->solo)) probe_end(p, p->probing);
     } else {
-        remember(p, t);
-        if (--p->until <= 0) p->probe = ADAPT_PROBE;
+        p->until--;
     }
     return solo;
 }

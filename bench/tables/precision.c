@@ -576,8 +576,8 @@ static void md(FILE *f, const prec_tab *T)
     for (int i = 0; i < T->n; i++) {
         const inst *I = &T->I[i];
         if (!isfinite(I->t[0])) continue;
-        char c[7][96];
-        snprintf(c[0], sizeof c[0], "%s", I->name);
+        char c[7][96];   /* c[0] unused: the name is the cell itself (name[128]) */
+        c[0][0] = '\0';
         snprintf(c[1], sizeof c[1], "%d", I->m);
         snprintf(c[2], sizeof c[2], "%.0f / %.0f", I->bytes[0] / I->m, I->bytes[1] / I->m);
         snprintf(c[3], sizeof c[3], "%.1f / %.1f", 1e9 * I->t[0] / I->m, 1e9 * I->t[1] / I->m);
@@ -586,6 +586,7 @@ static void md(FILE *f, const prec_tab *T)
         snprintf(c[6], sizeof c[6], "%.2f", I->floor_ratio[1]);
         const char *cell[7];
         for (int j = 0; j < 7; j++) cell[j] = c[j];
+        cell[0] = I->name;
         bench_md_row(f, 7, cell);
     }
     fprintf(f, "\n");
