@@ -302,13 +302,16 @@ char *prob_meta(const prob_world *W, int step, int contacts, int rows);
 /* ---- descriptors (problems/README.md "Descriptors") ------------------------------------- */
 
 typedef struct prob_desc {
-    int rows, contacts, bodies;
+    int rows, contacts, bodies; /* contacts: the contacts' normal rows (contact points) */
+    int limit_rows;          /* joint-limit rows: lo = 0, hi = inf, J on angular coordinates
+                              * only (J_l = [0, s | 0, -s]); not contacts */
     int bilateral;           /* rows with lo = -inf and hi = +inf (joints) */
     double bilateral_share;  /* bilateral / rows */
     double mass_ratio;       /* max / min body mass */
     double mu;               /* the friction coefficient of the world */
     int self_stress;         /* dim null(J_C^T) = |C| - rank(J_C), C = the contact rows
-                              * (normal and friction); -1: not computed (|C| n > 4e6) */
+                              * (normal and friction; not the limit rows); -1: not computed
+                              * (|C| n > 4e6) */
     int self_stress_normal;  /* the same on the normal rows only (lo = 0, hi = inf) */
     double cond;             /* lambda_max / lambda_min+ of A by Lanczos (prob_lanczos_cond,
                               * seed 1); -1: not computed (too large, or A u = 0) */
@@ -334,13 +337,15 @@ typedef struct prob_cond {
  * LCP_ERR_BREAKDOWN (LAPACK).  Cost O(k nnz(A) + k^2 m). */
 lcp_status prob_lanczos_cond(const lcp_problem *P, uint64_t seed, prob_cond *C);
 
-/* The descriptors of the problem P (with J) of world W; contacts = the normal rows.  The
+/* The descriptors of the problem P (with J) of world W; contacts = the normal rows of the
+ * contacts (a unilateral row with an entry on a body's linear coordinates), limit_rows = the
+ * unilateral rows on angular coordinates only (joint limits).  The
  * ranks by prob_rank on the dense rows (cost O(|C| n min(|C|, n))).  LCP_OK, LCP_ERR_ARG
  * (no J). */
 lcp_status prob_descriptors(const prob_world *W, const lcp_problem *P, prob_desc *D);
 
 /* A new text (lcp_alloc.h): P->meta followed by the descriptors as meta.txt lines
- * (mass_ratio, bilateral_rows, bilateral_share, self_stress, self_stress_normal,
+ * (mass_ratio, bilateral_rows, bilateral_share, limit_rows, self_stress, self_stress_normal,
  * cond_lanczos, lambda_max, lambda_min_range, lanczos_steps, lanczos_exact); NULL when
  * out of memory or without J.  For `lcpbench capture': the stepper's hooks get P->meta
  * without them (the ranks cost a dense QR). */

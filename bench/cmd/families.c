@@ -2,12 +2,16 @@
  * problems/README.md, "Hard families"): the hard problem families labelled by cause, each
  * captured at three sizes and three steps into DIR/instances/FAMILY-SIZE-stepT (meta.txt with
  * the descriptors and the lines family = FAMILY, family_size = SIZE), a suite over them,
- * DIR/suite.txt (`lcpbench run DIR/suite.txt --out RUN'), and DIR/families.csv
- *     instance,family,scene,size,step,rows,contacts,bodies,mass_ratio,self_stress,cond_lanczos
+ * DIR/suite.txt (`lcpbench run DIR/suite.txt --out RUN': pgs, psor-1.3, amgs-D), the same
+ * instances with every registered solver, DIR/suite-all.txt, and DIR/families.csv
+ *     instance,family,scene,size,step,rows,contacts,bodies,mass_ratio,self_stress,cond_lanczos,
+ *     limit_rows,bilateral_share,mu
  * which `lcpbench profile RUN --families DIR/families.csv' reads to draw the profiles of
  * each family apart.  The whole of DIR is written beside it and renamed into place.
  * Cost: the steps of every family's scene (at most 400 steps, 80 links, 120 disks or 24
- * bricks) and the descriptors of 72 instances (dense ranks, Lanczos); seconds.
+ * bricks) and the descriptors of 72 instances (dense ranks, Lanczos); seconds.  (The runs
+ * are the suites': suite-all.txt at the default sizes, 72 instances x 35 solvers with the
+ * peers, about 10 minutes of CPU, problems/README.md "Hard families".)
  */
 #include "cmd.h"
 #include "prob.h"
@@ -53,8 +57,9 @@ static void help(void)
     printf("usage: lcpbench families --out DIR [--sizes K] [--force]\n"
            "Capture the hard problem families (labelled by cause) at three sizes and three\n"
            "steps each into DIR/instances/FAMILY-SIZE-stepT, with DIR/suite.txt (lcpbench run\n"
-           "DIR/suite.txt --out RUN) and DIR/families.csv (lcpbench profile RUN --families\n"
-           "DIR/families.csv: the profiles of each family apart).\n"
+           "DIR/suite.txt --out RUN: pgs, psor-1.3, amgs-D), DIR/suite-all.txt (the same\n"
+           "instances, every registered solver) and DIR/families.csv (lcpbench profile RUN\n"
+           "--families DIR/families.csv: the profiles of each family apart).\n"
            "  --out DIR       the folder to write (required)\n"
            "  --sizes K       the K smallest sizes of each family only (1 to 3; default 3)\n"
            "  --force         replace a non-empty DIR\n"
@@ -77,9 +82,9 @@ static int meta_get(const char *meta, const char *key, char *out, size_t len)
     return 0;
 }
 
-/* capture family f at size s into work; rows appended to the suite and csv; 0 or 1 */
+/* capture family f at size s into work; rows appended to the suites and csv; 0 or 1 */
 static int capture(const char *work, const char *out, const family *F, int s, FILE *suite,
-                   FILE *csv)
+                   FILE *all, FILE *csv)
 {
     const char *kv[16];
     char buf[128], sz[64];
@@ -130,13 +135,15 @@ static int capture(const char *work, const char *out, const family *F, int s, FI
             }
         }
         if (!rc) {
-            char v[6][64];
-            static const char *const keys[6] = {"rows", "contacts", "bodies", "mass_ratio",
-                                                "self_stress", "cond_lanczos"};
-            for (int k = 0; k < 6; k++) meta_get(P[t].meta, keys[k], v[k], sizeof v[k]);
+            char v[9][64];
+            static const char *const keys[9] = {"rows", "contacts", "bodies", "mass_ratio",
+                                                "self_stress", "cond_lanczos", "limit_rows",
+                                                "bilateral_share", "mu"};
+            for (int k = 0; k < 9; k++) meta_get(P[t].meta, keys[k], v[k], sizeof v[k]);
             fprintf(suite, "instance instances/%s name=%s\n", name, name);
-            fprintf(csv, "%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s\n", name, F->name, F->scene, sz,
-                    F->steps[t], v[0], v[1], v[2], v[3], v[4], v[5]);
+            fprintf(all, "instance instances/%s name=%s\n", name, name);
+            fprintf(csv, "%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", name, F->name, F->scene,
+                    sz, F->steps[t], v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
             printf("%s/instances/%s\n", out, name);
         }
     }
@@ -186,28 +193,36 @@ int bench_cmd_families(int argc, char **argv)
     FILE *suite = fopen(path, "w");
     snprintf(path, sizeof path, "%s/families.csv", sg.work);
     FILE *csv = fopen(path, "w");
-    int rc = suite && csv ? 0 : 1;
+    snprintf(path, sizeof path, "%s/suite-all.txt", sg.work);
+    FILE *all = fopen(path, "w");
+    int rc = suite && csv && all ? 0 : 1;
     if (rc) bench_error(CMD, "%s: cannot write", out);
     if (!rc) {
         fprintf(suite, "# lcpbench families: the hard problem families at three sizes and "
                        "three steps\n# (families.csv gives each instance's family)\n"
                        "suite families\n");
+        fprintf(all, "# lcpbench families: the same instances, every registered solver (a solver\n"
+                     "# that does not accept a problem answers unsupported at once)\n"
+                     "suite families-all\n");
         fprintf(csv, "instance,family,scene,size,step,rows,contacts,bodies,mass_ratio,"
-                     "self_stress,cond_lanczos\n");
+                     "self_stress,cond_lanczos,limit_rows,bilateral_share,mu\n");
     }
     for (int f = 0; f < NFAM && !rc; f++)
-        for (int s = 0; s < nsize && !rc; s++) rc = capture(sg.work, out, &families[f], s, suite, csv);
+        for (int s = 0; s < nsize && !rc; s++)
+            rc = capture(sg.work, out, &families[f], s, suite, all, csv);
     if (!rc)
         fprintf(suite, "set tol=1e-6 maxit=20000 reps=1 warm=1\n"
                        "solver pgs\n"
                        "solver pgs omega=1.3 label=psor-1.3\n"
                        "solver amgs-D\n");
+    if (!rc) fprintf(all, "set tol=1e-6 maxit=20000 reps=1 warm=1\nsolver all\n");
     if (suite && fclose(suite) != 0) rc = 1;
     if (csv && fclose(csv) != 0) rc = 1;
+    if (all && fclose(all) != 0) rc = 1;
     if (bench_stage_commit(CMD, &sg, rc == 0) != 0) rc = 1;
     if (rc == 0)
         fprintf(stderr, "lcpbench families: %d families x %ld sizes x 3 steps in %s (lcpbench "
-                        "run %s/suite.txt --out RUN; lcpbench profile RUN --families "
-                        "%s/families.csv)\n", NFAM, nsize, out, out, out);
+                        "run %s/suite.txt --out RUN, or suite-all.txt: every solver; lcpbench "
+                        "profile RUN --families %s/families.csv)\n", NFAM, nsize, out, out, out);
     return rc;
 }

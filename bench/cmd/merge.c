@@ -191,7 +191,13 @@ static int write_merged(shard *s, const int *at, const char *work, int argc, cha
     snprintf(path, sizeof path, "%s/runs.csv", work);
     FILE *f = bench_open(CMD, &o, path, 1);
     if (!f) return 1;
-    bench_runs_head(f);
+    const bench_csv *H = &s[0].runs;  /* the shards' own columns (join: all the same), so that
+                                         shards of another build keep theirs */
+    for (int k = 0; k < H->ncol; k++) {
+        if (k) fputc(',', f);
+        bench_csv_field(f, H->head[k]);
+    }
+    fputc('\n', f);
     int bad = 0;
     for (int c = 0; c < s[0].cells.nrow; c++) {
         if (at[2 * c] < 0) continue;      /* an unreadable instance: no row, as in a run */

@@ -12,7 +12,9 @@
  *     the solver does not use it or its default is the solver's), status,iterations,
  *     iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,time_s,time_min_s,
  *     time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,shape,form_used,
- *     history,peer_status
+ *     history,peer_status, then the instance's descriptors from its meta.txt (desc_keys:
+ *     contacts,limit_rows,bodies,mass_ratio,mu,bilateral_share,self_stress,
+ *     self_stress_normal,cond_lanczos,family; empty where meta.txt has none)
  * *_used is what the solver reports; iter_to_tol = first recorded sweep with ||r||_2 <= tol
  * (empty when never reached); status: the solver's, except for a peer's or an external
  * command's answer, judged by its residual (judge(): converged iff ||r||_2 <= the tol asked),
@@ -243,6 +245,38 @@ int bench_grid_loop(const char *cmd, const bench_suite *S, const bench_sink *out
 
 /* ---- runs.csv ------------------------------------------------------------------------------ */
 
+/* The descriptor columns, after peer_status: meta.txt keys (problems/README.md,
+ * "Descriptors"; `family' from lcpbench families), the last one text, the others numbers */
+static const char *const desc_keys[] = {"contacts", "limit_rows", "bodies", "mass_ratio", "mu",
+                                        "bilateral_share", "self_stress",
+                                        "self_stress_normal", "cond_lanczos", "family"};
+enum { NDESC = (int)(sizeof desc_keys / sizeof desc_keys[0]) };
+
+/* the cell of meta.txt's key (its first "key = value" line) into out: a number as written,
+ * or the number before a note in parentheses ("0.3 (every contact)", FCLIB's); text keys
+ * (text = 1) as written; "" when absent or not a number */
+static void meta_cell(const char *meta, const char *key, int text, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    out[0] = 0;
+    for (const char *s = meta; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+        if (strncmp(s, key, kl) != 0 || strncmp(s + kl, " = ", 3) != 0) continue;
+        const char *v = s + kl + 3;
+        size_t n = strcspn(v, "\n");
+        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\r')) n--;
+        if (text) {
+            snprintf(out, len, "%.*s", (int)n, v);
+            return;
+        }
+        char *end;
+        (void)strtod(v, &end);
+        size_t w = (size_t)(end - v);
+        if (w == 0 || w > n || !(w == n || strncmp(end, " (", 2) == 0)) return;
+        if (w < len) snprintf(out, len, "%.*s", (int)w, v);
+        return;
+    }
+}
+
 void bench_runs_head(FILE *f)
 {
     int ns;
@@ -252,7 +286,9 @@ void bench_runs_head(FILE *f)
         if (st[k].kind != BENCH_TEXT) fprintf(f, ",%s", st[k].key);
     fprintf(f, ",status,iterations,iter_to_tol,residual,residual_inf,rel_residual,zdiff,wdiff,"
                "time_s,time_min_s,time_max_s,time_batch,time_setup_s,work,omega_used,beta_used,gamma_used,"
-               "shape,form_used,history,peer_status\n");
+               "shape,form_used,history,peer_status");
+    for (int k = 0; k < NDESC; k++) fprintf(f, ",%s", desc_keys[k]);
+    fputc('\n', f);
 }
 
 static void runs_row(void *ctx, const bench_row *w)
@@ -296,6 +332,12 @@ static void runs_row(void *ctx, const bench_row *w)
     bench_csv_field(f, w->history);
     fputc(',', f);
     bench_csv_field(f, w->peer_status ? w->peer_status : "");
+    for (int k = 0; k < NDESC; k++) {
+        char v[128];
+        meta_cell(w->P ? w->P->meta : NULL, desc_keys[k], k == NDESC - 1, v, sizeof v);
+        fputc(',', f);
+        bench_csv_field(f, v);
+    }
     fputc('\n', f);
     fflush(f);
 }

@@ -270,6 +270,44 @@ def regen_compare(committed, fresh, version, rel=1e-9, *sets):
         raise AssertionError("the regenerated result sets differ from the committed ones")
 
 
+# runs.csv's descriptor columns (bench/grid/run.c, after peer_status), meta.txt's keys
+DESCRIPTOR_COLUMNS = ("contacts", "limit_rows", "bodies", "mass_ratio", "mu", "bilateral_share",
+                      "self_stress", "self_stress_normal", "cond_lanczos", "family")
+
+
+def runs_descriptors(runs, instances, min_filled=0):
+    """runs.csv (path runs) ends with the descriptor columns, after peer_status, and each row's
+    cells are the values of its instance's meta.txt (instances/INSTANCE/meta.txt; no folder
+    or no meta.txt: every cell empty): the number as written, or before a note in
+    parentheses; family as written.  At least min_filled rows have every cell filled."""
+    with open(runs, newline="") as f:
+        head = next(csv.reader(f))
+    n = len(DESCRIPTOR_COLUMNS)
+    assert tuple(head[-n:]) == DESCRIPTOR_COLUMNS and head[-n - 1] == "peer_status", head
+    filled = 0
+    for r in csv_rows(runs):
+        meta = {}
+        path = os.path.join(instances, r["instance"], "meta.txt")
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    k, sep, v = line.rstrip("\n").partition(" = ")
+                    if sep and k not in meta:
+                        meta[k] = v
+        for c in DESCRIPTOR_COLUMNS:
+            want = meta.get(c, "")
+            if c != "family" and want:
+                word = want.split(" ", 1)
+                want = word[0] if len(word) == 1 or word[1].startswith("(") else ""
+                try:
+                    float(want)
+                except ValueError:
+                    want = ""
+            assert r[c] == want, (r["instance"], r["label"], c, r[c], want)
+        filled += all(r[c] != "" for c in DESCRIPTOR_COLUMNS)
+    assert filled >= int(min_filled), (filled, min_filled)
+
+
 def csv_rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))

@@ -26,6 +26,9 @@ run "$LB" run "$T/s.txt" --out "$T/r"
 ok "run/exit-0" rc_is 0
 ok "run/provenance-json-not-in-csv" bash -c "grep -q '\"lcpbench\"' '$T/r/provenance.json' && ! grep -q '^#' '$T/r/runs.csv'"
 ok "run/runs-csv-header" grep -q '^instance,label,solver,rows,tol,maxit,omega,beta,gamma,order,seed,threads,form,precision,warm,warm_scale,every,restart,projected,pgs_sweeps,sm_steps,inner_max,forcing,step,memory,rho,sigma,relax,reps,timeout,plot,status,iterations,iter_to_tol,residual,' "$T/r/runs.csv"
+# the descriptor columns after peer_status; mkinst's folders have no meta.txt: every cell empty
+ok "run/runs-csv-descriptor-columns-empty-without-meta" python3 "$COMMON/checks.py" \
+  runs_descriptors "$T/r/runs.csv" "$T"
 ok "run/one-row-per-run" bash -c "[ \$(grep -vc '^#' '$T/r/runs.csv') = 9 ]"
 ok "run/auto-label-names-options" grep -q '^i1,pgs:omega=1.3,pgs,' "$T/r/runs.csv"
 ok "run/no-nan" bash -c "! grep -qi nan '$T/r/runs.csv'"

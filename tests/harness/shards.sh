@@ -5,7 +5,8 @@
 # shards (and as 1 shard and as 7, more shards than some instances have cells), merged;
 # runs.csv and every history are byte-identical once the time columns are dropped, the file
 # lists and captured instances identical; merge refuses with one line a missing shard, a shard
-# given twice, shards of another grid, an incomplete shard and a folder that is no shard.
+# given twice, shards of another grid, an incomplete shard and a folder that is no shard;
+# shards with other columns (an earlier build's) merge under their own header.
 set -u
 LB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MK=$2
@@ -30,6 +31,18 @@ for N in 1 3 7; do
   ok "merge/$N-shards-exit-0" rc_is 0
   ok "merge/$N-shards-equal-the-whole-run-but-times-and-provenance" same_folder "$T/W" "$T/M$N"
 done
+# shards whose runs.csv has other columns (an earlier build's: no descriptor columns, cut
+# here): the merged runs.csv keeps the shards' header, its rows as they are
+for K in 1 2 3; do
+  cp -r "$T/S3-$K" "$T/C3-$K"
+  python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(r[:-10] for r in rows)' "$T/C3-$K/runs.csv"
+done
+run "$LB" merge "$T/C3-1" "$T/C3-2" "$T/C3-3" --out "$T/MC" --no-plots
+ok "merge/keeps-the-shards-columns" bash -c "[ \$(cat '$T/rc') = 0 ] &&
+  [ \"\$(head -1 '$T/MC/runs.csv')\" = \"\$(head -1 '$T/C3-1/runs.csv')\" ] &&
+  head -1 '$T/MC/runs.csv' | grep -q ',peer_status\$' && [ \$(wc -l <'$T/MC/runs.csv') = 16 ]"
 ok "shard/each-runs-its-cells-only" bash -c "[ \$(( \$(wc -l <'$T/S3-1/runs.csv') + \$(wc -l <'$T/S3-2/runs.csv') + \$(wc -l <'$T/S3-3/runs.csv') - 3 )) = 15 ]"
 ok "shard/time-columns-are-really-there" bash -c "head -1 '$T/W/runs.csv' | grep -q time_setup_s && head -1 '$T/W/history/i1__pgs.csv' | grep -q time_s"
 
