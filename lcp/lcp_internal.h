@@ -265,9 +265,19 @@ int lcp_pool_size(const lcp_pool *pool);
 int lcp_pool_run_adaptive(lcp_pool *pool, lcp_pool_fn *fn, void *arg);
 int lcp_pool_active(const lcp_pool *pool);
 /* inside fn, on the caller (tid 0) of an adaptive run on all threads: 1 when the run has
- * taken longer than ADAPT_REJECT x the median run on the caller alone; a caller that can
- * then finish the run alone (pgs-color: the workers stop claiming blocks) should */
+ * taken longer than ADAPT_REJECT x the mean run on the caller alone; a caller that can
+ * then finish the run alone (pgs-color: the workers stop claiming blocks) should, and
+ * should not ask again in that run (each 1 is counted as a run cut short) */
 int lcp_pool_overdue(lcp_pool *pool);
+/* TEST ONLY (tests/library/test_color.c; not in lcp.h, never set by the library): pools
+ * started while after >= 0 run every adaptive run on all threads (no choice, no probe)
+ * and lcp_pool_overdue answers 1 from its (after + 1)-th question in a run on (pgs-color
+ * asks once a colour, from the first: after = 1 cuts every sweep at its second colour);
+ * after < 0 (the default) turns it off.  Not thread-safe against pools being started.
+ * lcp_pool_cut_runs: the runs cut short (lcp_pool_overdue said 1), forced or not, by all
+ * pools since the program started. */
+void lcp_pool_force_overdue(int after);
+long lcp_pool_cut_runs(void);
 /* 1 (default): lcp_pool_run_adaptive chooses; 0: it always runs on all threads */
 void lcp_pool_set_adapt(lcp_pool *pool, int adapt);
 /* the threads a solve runs on: options.threads, or lcp_threads_free() when threads_auto */

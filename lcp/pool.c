@@ -43,7 +43,10 @@
  * lcp_pool_overdue tells the caller, and pgs-color's workers stop claiming blocks and
  * the caller finishes the sweep alone (under load, a run on both threads of this 2-core
  * machine could take several times a run alone: at any of 36 colours the thread waited
- * for may have lost its core).
+ * for may have lost its core).  Test only: lcp_pool_force_overdue(after) makes pools
+ * started while it is set run every adaptive run on all threads and be overdue from the
+ * (after + 1)-th lcp_pool_overdue of each run (pgs-color asks at each colour), so the
+ * `parallel' test reaches the cut on an idle machine; lcp_pool_cut_runs counts the cuts.
  * Before (a solve started on all threads, decided on the sums of two runs, probed two
  * runs every stretch of 3% cost, and a probe ran to its end), paired 161-sweep solves of
  * pgs-color at 10^5 rows under load ran at 0.90-0.96 of one thread (lcp/README.md).
@@ -120,7 +123,14 @@ struct lcp_pool {
     double tried[ADAPT_PROBE]; /* the probe's run times */
     double run_t0, budget;     /* a run on all threads: its start, and the time after which
                                   lcp_pool_overdue says the caller should finish it alone */
+    int force;                 /* test only (lcp_pool_force_overdue): -1 off, else every
+                                  adaptive run on all threads, overdue after `force' asks */
+    int asked;                 /* lcp_pool_overdue's questions in this run (forced) */
 };
+
+/* test only: lcp_pool_force_overdue's setting, read by lcp_pool_start; and the runs cut */
+static int force_overdue = -1;
+static atomic_long cut_runs;
 
 
 typedef struct pool_worker {
@@ -205,6 +215,7 @@ lcp_status lcp_pool_start(lcp_pool **pool, int nthreads)
     p->adapt = 1;
     p->solo = 1;                            /* adaptive runs start on the caller alone */
     p->interval = p->until = ADAPT_FIRST;
+    p->force = force_overdue;
     p->spin_s = nthreads <= cores() ? SPIN_S : 0.0;
     p->wait_spin_s = nthreads <= cores() ? WAIT_SPIN_S : 0.0;
     atomic_init(&p->gen, 0);
@@ -391,11 +402,31 @@ static void probe_end(lcp_pool *p, int runs)
 
 int lcp_pool_overdue(lcp_pool *p)
 {
-    return p && p->budget > 0.0 && lcp_seconds() - p->run_t0 > p->budget;
+    if (!p || p->n == 1 || p->active == 1) return 0;
+    int late = p->force >= 0 ? p->asked++ >= p->force
+                             : p->budget > 0.0 && lcp_seconds() - p->run_t0 > p->budget;
+    if (late) atomic_fetch_add(&cut_runs, 1);
+    return late;
+}
+
+void lcp_pool_force_overdue(int after)
+{
+    force_overdue = after < 0 ? -1 : after;
+}
+
+long lcp_pool_cut_runs(void)
+{
+    return atomic_load(&cut_runs);
 }
 
 int lcp_pool_run_adaptive(lcp_pool *p, lcp_pool_fn *fn, void *arg)
 {
+    if (p->n > 1 && p->force >= 0) {     /* test only: on all threads, cut after `force' */
+        p->asked = 0;
+        lcp_pool_run(p, fn, arg);
+        p->asked = 0;
+        return 0;
+    }
     if (p->n == 1 || !p->adapt) {
         lcp_pool_run(p, fn, arg);
         return 0;

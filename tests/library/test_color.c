@@ -25,6 +25,11 @@
  *   - without findex the two colourings are the same; with it, on these instances, the
  *     contacts take no more colours than the rows (a regression check: greedy colourings
  *     promise no such bound);
+ *   - the sweeps cut short (pool.c's lcp_pool_overdue, the caller finishing alone), forced
+ *     (lcp_pool_force_overdue, test only) onto 2 and 4 threads and cut at colour 1 and at
+ *     the middle colour (0, all by the caller, with 2 colours), on four of the instances
+ *     and two generated problems: z, sweeps, status, residual and residual history equal
+ *     to the 1-thread solve bit for bit, and every sweep counted as cut;
  *   - jacobi after 25 sweeps is bit-identical on 1 to 4 and 8 threads and equal to a serial
  *     Jacobi written here from the formula with the library's CSR products;
  *   - the thread pool (pool.c) on 1 to 4 and 8 threads runs every thread exactly once a run, with
@@ -450,6 +455,73 @@ static void check_problem(const char *name, const lcp_problem *P)
     free(zt);
 }
 
+/* The cut-short sweeps (pool.c, lcp_pool_overdue; pgs_color.c, color_task's bail), which
+ * only a loaded machine reaches by itself: forced (lcp_pool_force_overdue, test only),
+ * every sweep runs on all T threads and is overdue at colour `after' (after 1: the first
+ * colour on all threads, the rest by the caller alone, the workers stopping), and the
+ * solve must equal the 1-thread solve bit for bit: z, sweeps, status, residual and the
+ * residual history; and every one of its sweeps must have been cut (the count of runs
+ * lcp_pool_overdue cut short grows by the sweeps), so the path cannot go untested. */
+static long cuts_total;
+static double cut_seconds;
+
+static void check_cut(const char *name, const lcp_problem *P)
+{
+    enum { CAP = 80 };
+    int m = P->m;
+    size_t bytes = ((size_t)m + 1) * sizeof(double);
+    double *z1 = malloc(bytes), *zt = malloc(bytes);
+    double r1[CAP + 1], rt[CAP + 1];
+    int i1[CAP + 1], it[CAP + 1];
+    double t0 = lcp_seconds();
+    for (int mf = lcp_problem_has_factors(P) ? 1 : 0; mf >= 0; mf--)
+        for (int contact = 0; contact <= 1; contact++) {
+            const lcp_solver *col = lcp_solver_find(contact ? "pgs-color-contact" : "pgs-color");
+            const char *fn = mf ? "matrix-free" : "assembled";
+            lcp_options o;
+            lcp_options_default(&o);
+            o.form = mf ? LCP_FORM_MATRIX_FREE : LCP_FORM_ASSEMBLED;
+            o.tol = 1e-7;
+            o.max_iter = CAP - 1;
+            lcp_history h1 = {.cap = CAP, .iteration = i1, .residual = r1};
+            lcp_info a;
+            o.threads = 1;
+            o.history = &h1;
+            memset(z1, 0, bytes);
+            lcp_status s1 = lcp_solve(col, P, &o, z1, &a);
+            int nc = a.colors;
+            int afters[2] = {1, nc > 2 ? nc / 2 : 0};   /* 0: all by the caller */
+            for (int T = 2; T <= 4; T += 2)
+                for (int k = 0; k < 2; k++) {
+                    lcp_history ht = {.cap = CAP, .iteration = it, .residual = rt};
+                    lcp_info b;
+                    o.threads = T;
+                    o.history = &ht;
+                    memset(zt, 0, bytes);
+                    long c0 = lcp_pool_cut_runs();
+                    lcp_pool_force_overdue(afters[k]);
+                    lcp_status st = lcp_solve(col, P, &o, zt, &b);
+                    lcp_pool_force_overdue(-1);
+                    long cuts = lcp_pool_cut_runs() - c0;
+                    long want = nc > afters[k] ? b.iterations : 0;
+                    cuts_total += cuts;
+                    ok(s1 >= 0 && st == s1 && b.iterations == a.iterations &&
+                       b.residual == a.residual && b.threads == T && b.solo_sweeps == 0 &&
+                       memcmp(zt, z1, (size_t)m * sizeof(double)) == 0 && ht.n == h1.n &&
+                       memcmp(it, i1, (size_t)h1.n * sizeof(int)) == 0 &&
+                       memcmp(rt, r1, (size_t)h1.n * sizeof(double)) == 0 &&
+                       cuts == want && (nc <= afters[k] || cuts > 0),
+                       "%s/%s/%s/threads=%d: every sweep cut at colour %d of %d (%ld of %d "
+                       "cut), finished by the caller: z, sweeps, residual, history (%d rows) "
+                       "= 1 thread bit for bit", col->name, name, fn, T, afters[k], nc, cuts,
+                       b.iterations, ht.n);
+                }
+        }
+    cut_seconds += lcp_seconds() - t0;
+    free(z1);
+    free(zt);
+}
+
 /* ---- the thread pool ---- */
 typedef struct pool_probe {
     lcp_pool *pool;
@@ -568,7 +640,11 @@ int main(int argc, char **argv)
             tap_diag("%s", msg);
             continue;
         }
-        check_problem(tp_folder_name(argv[a], nb, sizeof nb), &P);
+        const char *name = tp_folder_name(argv[a], nb, sizeof nb);
+        check_problem(name, &P);
+        if (strstr(name, "boxes-tower") || strstr(name, "chain-step") ||
+            strstr(name, "stack-30-step") || strstr(name, "kapla"))
+            check_cut(name, &P);            /* the cut-short sweeps: a few instances */
         lcp_problem_free(&P);
     }
     struct { const char *name; int d, nb, nc, fr; } gen[] = {
@@ -585,7 +661,10 @@ int main(int argc, char **argv)
             continue;
         }
         check_problem(gen[g].name, &P);
+        if (g == 1 || g == 3) check_cut(gen[g].name, &P);   /* friction; 70 colours */
         lcp_problem_free(&P);
     }
+    ok(cuts_total > 0, "cut-short sweeps: %ld sweeps cut and finished by the caller alone "
+       "(%.2f s)", cuts_total, cut_seconds);
     return tap_done();
 }
