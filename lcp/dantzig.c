@@ -319,6 +319,20 @@ static void dz_back(dz *s, int dir)
     s->flops += (double)nC * nC;
 }
 
+/* the pivot D of a new factor row, 1 / (A_ii - ell.Dell), into *d: reported when tiny
+ * (zero_pivot = report), else ODE's guard against an exact 0 (A_ii one ulp larger) */
+static inline lcp_status dz_pivot(const dz *s, double aii, double dot, double *d)
+{
+    double piv = aii - dot;
+    if (s->zero_pivot == DANTZIG_PIVOT_REPORT) {
+        if (!(fabs(piv) >= DZ_PIVOT_TINY * fabs(aii))) return LCP_ERR_BREAKDOWN;
+    } else if (piv == 0.0) {
+        piv = nextafter(aii, INFINITY) - dot;                    /* ODE's zero-pivot guard */
+    }
+    *d = 1.0 / piv;
+    return LCP_OK;
+}
+
 /* The row at position i (after dz_forward(i)) becomes factor row nC: L(nC, :) = ell,
  * D = A_ii - ell.Dell.  Then i is swapped to position nC and C grows by one. */
 static lcp_status dz_append(dz *s, int i)
@@ -329,13 +343,7 @@ static lcp_status dz_append(dz *s, int i)
     memcpy(Lr, s->ell, (size_t)nC * sizeof(double));
     double dot = nC >= DZ_BLAS_MIN ? dz_dot(nC, s->ell, s->Dell)
                                    : dz_dot_loop(nC, s->ell, s->Dell);  /* inlined */
-    double piv = aii - dot;                                      /* D_new */
-    if (s->zero_pivot == DANTZIG_PIVOT_REPORT) {
-        if (!(fabs(piv) >= DZ_PIVOT_TINY * fabs(aii))) return LCP_ERR_BREAKDOWN;
-    } else if (piv == 0.0) {
-        piv = nextafter(aii, INFINITY) - dot;                    /* ODE's zero-pivot guard */
-    }
-    s->d[nC] = 1.0 / piv;
+    if (dz_pivot(s, aii, dot, &s->d[nC]) != LCP_OK) return LCP_ERR_BREAKDOWN;   /* D_new */
     s->flops += nC;
     dz_swap(s, nC, i);
     s->fac[nC] = nC;
@@ -419,19 +427,6 @@ static inline __attribute__((always_inline)) void dz_dot2_loop(int n, const doub
     }
     *ax = (t0 + t1) + (t2 + t3);
     *ay = (u0 + u1) + (u2 + u3);
-}
-
-/* the pivot D of a new factor row from A_ii and ell.Dell, as dz_append takes it */
-static inline lcp_status dz_pivot(const dz *s, double aii, double dot, double *d)
-{
-    double piv = aii - dot;
-    if (s->zero_pivot == DANTZIG_PIVOT_REPORT) {
-        if (!(fabs(piv) >= DZ_PIVOT_TINY * fabs(aii))) return LCP_ERR_BREAKDOWN;
-    } else if (piv == 0.0) {
-        piv = nextafter(aii, INFINITY) - dot;                    /* ODE's zero-pivot guard */
-    }
-    *d = 1.0 / piv;
-    return LCP_OK;
 }
 
 /* Factor rows j and j + 1 of the unbounded block (positions = factor rows, j + 1 below

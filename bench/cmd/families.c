@@ -68,20 +68,6 @@ static void help(void)
         printf("  %-17s %s (%s)\n", families[f].name, families[f].cause, families[f].scene);
 }
 
-/* the value of key in meta text (after "key = "), into out; 0 when absent */
-static int meta_get(const char *meta, const char *key, char *out, size_t len)
-{
-    size_t kl = strlen(key);
-    for (const char *s = meta; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL)
-        if (strncmp(s, key, kl) == 0 && strncmp(s + kl, " = ", 3) == 0) {
-            size_t n = strcspn(s + kl + 3, "\n");
-            snprintf(out, len, "%.*s", (int)n, s + kl + 3);
-            return 1;
-        }
-    snprintf(out, len, "%s", "");
-    return 0;
-}
-
 /* capture family f at size s into work; rows appended to the suites and csv; 0 or 1 */
 static int capture(const char *work, const char *out, const family *F, int s, FILE *suite,
                    FILE *all, FILE *csv)
@@ -139,7 +125,8 @@ static int capture(const char *work, const char *out, const family *F, int s, FI
             static const char *const keys[9] = {"rows", "contacts", "bodies", "mass_ratio",
                                                 "self_stress", "cond_lanczos", "limit_rows",
                                                 "bilateral_share", "mu"};
-            for (int k = 0; k < 9; k++) meta_get(P[t].meta, keys[k], v[k], sizeof v[k]);
+            for (int k = 0; k < 9; k++)
+                bench_meta_value(P[t].meta, keys[k], v[k], sizeof v[k]);
             fprintf(suite, "instance instances/%s name=%s\n", name, name);
             fprintf(all, "instance instances/%s name=%s\n", name, name);
             fprintf(csv, "%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", name, F->name, F->scene,

@@ -257,24 +257,17 @@ enum { NDESC = (int)(sizeof desc_keys / sizeof desc_keys[0]) };
  * (text = 1) as written; "" when absent or not a number */
 static void meta_cell(const char *meta, const char *key, int text, char *out, size_t len)
 {
-    size_t kl = strlen(key);
+    char v[128], *end;
     out[0] = 0;
-    for (const char *s = meta; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
-        if (strncmp(s, key, kl) != 0 || strncmp(s + kl, " = ", 3) != 0) continue;
-        const char *v = s + kl + 3;
-        size_t n = strcspn(v, "\n");
-        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\r')) n--;
-        if (text) {
-            snprintf(out, len, "%.*s", (int)n, v);
-            return;
-        }
-        char *end;
-        (void)strtod(v, &end);
-        size_t w = (size_t)(end - v);
-        if (w == 0 || w > n || !(w == n || strncmp(end, " (", 2) == 0)) return;
-        if (w < len) snprintf(out, len, "%.*s", (int)w, v);
+    if (!bench_meta_value(meta, key, v, sizeof v)) return;
+    if (text) {
+        snprintf(out, len, "%s", v);
         return;
     }
+    (void)strtod(v, &end);
+    size_t w = (size_t)(end - v);
+    if (w == 0 || !(*end == 0 || strncmp(end, " (", 2) == 0)) return;
+    if (w < len) snprintf(out, len, "%.*s", (int)w, v);
 }
 
 void bench_runs_head(FILE *f)

@@ -196,7 +196,7 @@ void bench_claim_slope(bench_claim *c, int b, const char *label, double p, doubl
     double s = isfinite(se) && se >= 0 ? se : 0;
     bench_obs o = {.v = p, .min = p, .max = p, .n = 0, .noise = {p - s, p + s}};
     if (!(span > 1)) o.noise[0] = o.noise[1] = NAN;   /* no span: no uncertainty to widen by */
-    claim_case(c, b, label, &o, span > 1 ? span : 2, fmt);
+    claim_case(c, b, label, &o, span, fmt);
 }
 
 void bench_claim_in(bench_claim *c, int b, const char *label, double v, const char *fmt)

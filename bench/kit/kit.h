@@ -214,6 +214,10 @@ int bench_provenance_json(const char *cmd, const char *dir, int argc, char **arg
 int bench_provenance_file(const char *cmd, const char *path, int argc, char **argv);
 /* One CSV field, quoted per RFC 4180 when it holds a comma, a quote, CR or LF. */
 void bench_csv_field(FILE *f, const char *s);
+/* The value of key in an instance's meta.txt text (its first "key = value" line, trailing
+ * blanks and CR dropped) into out; 1, or 0 with out "" when meta (NULL: none) has no such
+ * line.  O(length of meta). */
+int bench_meta_value(const char *meta, const char *key, char *out, size_t len);
 
 /* Names of n instance folders (the one naming rule of the outputs): each folder's name, or,
  * when two folders share a name, every path relative to the common parent of all (a/x, b/x).

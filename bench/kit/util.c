@@ -189,6 +189,21 @@ int bench_provenance_ranks(const char *cmd, const char *path, int argc, char **a
     return 0;
 }
 
+int bench_meta_value(const char *meta, const char *key, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *s = meta; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+        if (strncmp(s, key, kl) != 0 || strncmp(s + kl, " = ", 3) != 0) continue;
+        const char *v = s + kl + 3;
+        size_t n = strcspn(v, "\n");
+        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\r')) n--;
+        snprintf(out, len, "%.*s", (int)n, v);
+        return 1;
+    }
+    snprintf(out, len, "%s", "");
+    return 0;
+}
+
 void bench_csv_field(FILE *f, const char *s)
 {
     if (!s[strcspn(s, ",\"\r\n")]) {
