@@ -148,11 +148,13 @@ def strip_time_columns(path):
 
 def _timing(name, col, row_id, row=None):
     """is column col of the CSV name (SET/FILE), in the row whose id is row_id, a timing one;
-    a claims.csv row whose rule is decided outside a noise control is a claim on times: its
+    a claims.csv row whose rule decides on times (it names a noise control or a timing
+    uncertainty: bench_rule_str's words) is a claim on times: its
     numbers, verdict and reason are timing whatever its set (bench/README.md, "Claims and
     verdicts")"""
     if (row is not None and os.path.basename(name) == "claims.csv"
-            and col in ("numbers", "verdict", "reason") and "noise control" in row.get("rule", "")):
+            and col in ("numbers", "verdict", "reason")
+            and ("noise control" in row.get("rule", "") or "timing uncertainty" in row.get("rule", ""))):
         return True
     return (col in TIME_COLUMNS or "%s:%s" % (name, col) in TIME_COLUMNS
             or "%s[%s]:%s" % (name, row_id, col) in TIME_COLUMNS)
