@@ -5,8 +5,9 @@
 # 0, so the solver's threads compete for every core), runs `BENCH_COLOR --loaded --rounds
 # ROUNDS ARGS' (default 31 rounds of the 10^5-row synthetic problem) and stops the load.
 # The verdict is bench_color's: the lower end of the 95% confidence interval of the median
-# paired speed-up (pgs-color or --solver's, and jacobi) must be >= 0.95.  Exit status:
-# bench_color's (0 shown, 1 not shown), 2 on a usage error.  About 4 minutes on 2 cores.
+# counterbalanced speed-up (1, 2, 2, 1 threads a round; pgs-color or --solver's, and
+# jacobi) must be >= 0.95.  Exit status: bench_color's (0 shown, 1 not shown), 2 on a usage
+# error.  About 40 minutes on 2 cores under that load (2026-12-01: 31 rounds, 40 min).
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
   echo "usage: parallel_loaded.sh BENCH_COLOR [ROUNDS] [ARGS...]" >&2
