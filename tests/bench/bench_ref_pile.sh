@@ -11,7 +11,9 @@
 #     n = 30000  138614 rows  200 s  (only with LCPBENCH_PILE_FULL=1: a 40 s capture, 2 GB)
 # and friction piles (mu 0.5, the scene's default; 3 rows a contact), solved exactly by the
 # rounds and the semismooth Newton phase on the coupled problem:
-#     n = 1300   10626 rows   30 s    (the issue's 10^4-row friction pile; 18.6 s of CPU)
+#     n = 1300   10626 rows   20 s    (the issue's 10^4-row friction pile; 18.6 s of CPU, then
+#                                      0.88 of the build before, paired at load 5 to 7:
+#                                      about 13.6 s idle; reference/README.md)
 #     n = 2400   19908 rows   300 s   (converged at 2.3e-15 in 98.6 s of CPU since the interior
 #                                      point runs once a friction round: reference/README.md)
 # LCPBENCH_PILE_PAIRED=1 also solves each pile with CHOLMOD's simplicial LDL^T (the path
@@ -35,7 +37,7 @@ for p in $piles; do
   fi
   rm -rf "$T/p$n"
 done
-for p in 1300:30:1024:1 2400:300:2048:1; do
+for p in 1300:20:1024:1 2400:300:2048:1; do
   IFS=: read -r n max_s max_mb required <<<"$p"
   "$LB" capture spheres --param n="$n" --at 100 --out "$T/f$n" >/dev/null
   echo "# friction pile n=$n (mu 0.5)"

@@ -500,6 +500,28 @@ static void test_ipm(void)
             free(z);
             lcp_problem_free(&P);
         }
+    /* the sub pattern (forced): the interior point factors one free set at every iteration,
+     * which is analysed once (ref_cholmod.c), not once a factorisation */
+    if (mk_random(&P, 300, 300, 3, 0.1, 360) == 0) {
+        int m = P.m;
+        for (int i = 0; i < m; i++) {
+            P.lo[i] = i % 4 == 3 ? -INFINITY : -0.5 - (double)(i % 3);
+            P.hi[i] = i % 5 == 4 ? INFINITY : 0.5 + (double)(i % 2);
+        }
+        double *zs = malloc(sizeof(double) * (size_t)m), *z = malloc(sizeof(double) * (size_t)m);
+        tp_known(&P, zs, 361);
+        lcp_status st = solve(&P, REF_CHOLMOD, 1, 0, 0, 0, z, &info, &rs);
+        double d = max_diff(z, zs, m) / fmax(1.0, inf_norm(zs, m));
+        long fact = info.factorizations - rs.lu_factorizations;
+        ok(st == LCP_OK && d <= 1e-12 && rs.ipm_steps >= 2 &&
+               rs.analyses + rs.ipm_steps - 1 <= fact,
+           "ref/ipm-sub-pattern-analysed-once-m%d", m);
+        tap_diag("ipm sub pattern m=%d: %s, |z - z*| %.3g, ipm steps %ld, analyses %ld of %ld "
+                 "factorisations", m, lcp_status_str(st), d, rs.ipm_steps, rs.analyses, fact);
+        free(zs);
+        free(z);
+        lcp_problem_free(&P);
+    }
     for (int m = 6; m <= 12; m += 6)                  /* enumeration, pd and semi-definite */
         for (int semidef = 0; semidef <= 1; semidef++) {
             if (mk_random(&P, m, semidef ? m / 2 : m, 2, semidef ? 0.0 : 0.05,
