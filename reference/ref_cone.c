@@ -24,12 +24,18 @@
  * Dynamics 14 (1997) 231-247, in another basis; R. W. Cottle, J.-S. Pang and R. E. Stone,
  * "The Linear Complementarity Problem", 1992, section 3.8).
  *   METHOD.  M dense (n = N + 3 T unknowns, at most LEMKE_MAX_N), its diagonal shifted by
- * REF_CONE_REG max_k M_kk (M + eps I is strictly copositive, so Lemke's method processes
- * it; unshifted, the 802-row pool's run ended on an uncertified ray at its last pivot),
+ * reg max_k M_kk (M + reg I is strictly copositive, so Lemke's method processes it in exact
+ * arithmetic; unshifted, the runs on the 802-row pool and on fric3d-1 ended on uncertified
+ * rays after 17133 and 22624 pivots), reg = 1e-9 and, when that gives no answer, 1e-12
+ * (REF_CONE_REGS: at 1e-12 fric3d-1's run ended on a basis that is not M's, at 1e-9 the
+ * pool's; reference/README.md has the table),
  * solved by lemke_lcp (lemke_ref.c: covering vector 1, lexicographic ratio test, dense basis
- * inverse); z = (z_N, b+ - b-) then goes to semismooth Newton on the problem as given
+ * inverse); its final basis is solved again on M itself (dense LU: the shift's error
+ * removed when that basis is one of M's); z = (z_N, b+ - b-), projected on its coupled
+ * bounds (b+ - b- of an open contact came out -4.7e-31 on fric3d-1, inside the oracle's
+ * rounding but outside [0, 0]), then goes to semismooth Newton on the problem as given
  * (ref_ssn.c, from that z and again from its last iterate while each try halves the
- * residual), which removes the shift's error: the Newton point of the partition z shows.
+ * residual) unless it is at rounding already: the Newton point of the partition z shows.
  * The shift and Lemke's tolerances decide nothing: the answer is the final check's
  * (ref_rounding, every row at rounding on the problem as given).
  *   When it runs (ref_cone_fits): friction (findex), every friction row lo = -hi with hi
@@ -247,7 +253,11 @@ lcp_status ref_cone(ref_ctx *C, double *z, int *solved)
         C->iterations++;
         if (sl == LCP_ERR_NOMEM) st = sl;
         if (st != LCP_OK || sl != LCP_OK) continue;
-        memcpy(z, zc, (size_t)m * sizeof *z);
+        for (int i = 0; i < m; i++) {                   /* within the coupled bounds: b+ - b- */
+            double lo, hi;                              /* of an open contact is 1e-31, not 0 */
+            lcp_row_bounds(C->P, zc, i, &lo, &hi);
+            z[i] = lcp_mid(lo, zc[i], hi);
+        }
         C->eps = 0.0;
         if (ref_rounding(C, z) < 0) *solved = 1;        /* at rounding already */
         for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
