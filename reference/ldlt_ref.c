@@ -92,7 +92,8 @@
 #define REF_SSN_IDLE 2     /* ... none after this many in a row that end no better than
                               the round they started from */
 
-static const char *const route_names[] = {"", "pgs+newton", "lemke", "enumeration"};
+static const char *const route_names[] = {"", "pgs+newton", "lemke", "enumeration",
+                                          "lemke-cone"};
 
 /* The driver's state of one solve, beside the phases' context */
 typedef struct ref_drive {

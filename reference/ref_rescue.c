@@ -214,6 +214,12 @@ lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how)
         *how = ROUTE_PGS_NEWTON;
         return LCP_OK;
     }
+    if (C->P->findex && !lemke) {                      /* friction: the cone's LCP */
+        st = ref_cone(C, z, &solved);
+        if (st != LCP_OK) return st;
+        if (solved) *how = ROUTE_CONE;
+        return solved ? LCP_OK : LCP_UNDECIDED;
+    }
     if (C->P->findex || lemke) return LCP_UNDECIDED;   /* Lemke ran, or cannot serve */
     for (int i = 0; i < C->m; i++) {
         C->lo[i] = C->P->lo[i];
