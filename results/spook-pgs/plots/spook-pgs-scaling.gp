@@ -9,7 +9,7 @@ set xlabel "rows m"
 set ylabel "time per PGS sweep (s)"
 set key inside top left opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
 set xrange [672:210891]
-set yrange [1e-05:0.1]
+set yrange [1e-05:0.01]
 set logscale y
 set format y '1e%L'
 set logscale x
