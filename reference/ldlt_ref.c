@@ -23,6 +23,8 @@
  *   ref_rescue.c     the final check at rounding; when a route ends without an answer,
  *                    PGS then Newton (`pgs+newton'), Lemke (`lemke', a ray only with a
  *                    checked certificate) and enumeration (`enumeration')
+ *   ref_cone.c       friction as the LCP of its friction cone, by Lemke's method on a
+ *                    sparse basis, after PGS then Newton              route `lemke-cone'
  * info->route names the route that answered.
  *   The driver (this file).  Start: opt->warm: the sets read off z (z_i <= lo_i: lower,
  * >= hi_i: upper, else free); otherwise every row at its lower bound (upper when lo_i =
@@ -92,7 +94,8 @@
 #define REF_SSN_IDLE 2     /* ... none after this many in a row that end no better than
                               the round they started from */
 
-static const char *const route_names[] = {"", "pgs+newton", "lemke", "enumeration"};
+static const char *const route_names[] = {"", "pgs+newton", "lemke", "enumeration",
+                                          "lemke-cone"};
 
 /* The driver's state of one solve, beside the phases' context */
 typedef struct ref_drive {

@@ -16,6 +16,7 @@
  *   ref_ssn.c        semismooth Newton on the coupled friction problem
  *   ref_rescue.c     the final check at rounding and the other routes: PGS then Newton,
  *                    Lemke (certificate, enumeration)
+ *   ref_cone.c       friction as the LCP of its cone, by Lemke's method (`lemke-cone')
  *   ldlt_ref.c       the driver: start, friction rounds, final status; registered entries
  * The method, the statuses and the sources: the header comment of each of these files.
  */
@@ -102,7 +103,7 @@ typedef struct ref_try {
 } ref_try;
 
 /* The routes that answered (lcp_info.route, named in ldlt_ref.c) */
-enum { ROUTE_NONE, ROUTE_PGS_NEWTON, ROUTE_LEMKE, ROUTE_ENUM };
+enum { ROUTE_NONE, ROUTE_PGS_NEWTON, ROUTE_LEMKE, ROUTE_ENUM, ROUTE_CONE };
 
 /* ref_partition.c */
 void ref_w(ref_ctx *C, const double *z);
@@ -140,5 +141,8 @@ lcp_status ref_lemke(ref_ctx *C, double *z);
 int ref_pgs_small(const ref_ctx *C);
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved);
 lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how);
+
+/* ref_cone.c */
+lcp_status ref_cone(ref_ctx *C, double *z, int *solved);
 
 #endif /* REF_CTX_H */

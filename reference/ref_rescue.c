@@ -23,6 +23,10 @@
  * again whenever the rounds' best residual fell tenfold since (ldlt_ref.c), and first of
  * all for non-symmetric A with friction (Lemke's
  * dense rounds took 83 s of CPU on a 675-row problem).
+ *   The friction cone's LCP (ref_cone.c, with friction; `lemke-cone'): box friction as the
+ * standard LCP of its square cone, by Lemke's method on a sparse basis (lemke_sparse.c), for
+ * symmetric positive semi-definite A (where a solution exists), within a flop budget; the
+ * last route for friction problems.
  *   Lemke (ref_lemke, without friction; `lemke'): Lemke's method on the problem as given
  * (lemke_ref.c: dense, any A, the box by the standard reformulation; also the per-round
  * solver of `lemke-ref' and of A above sym_tol).  A ray is LCP_ERR_NO_SOLUTION only when its
@@ -213,6 +217,12 @@ lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how)
     if (solved) {
         *how = ROUTE_PGS_NEWTON;
         return LCP_OK;
+    }
+    if (C->P->findex && !lemke) {                      /* friction: the cone's LCP */
+        st = ref_cone(C, z, &solved);
+        if (st != LCP_OK) return st;
+        if (solved) *how = ROUTE_CONE;
+        return solved ? LCP_OK : LCP_UNDECIDED;
     }
     if (C->P->findex || lemke) return LCP_UNDECIDED;   /* Lemke ran, or cannot serve */
     for (int i = 0; i < C->m; i++) {

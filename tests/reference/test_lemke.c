@@ -10,7 +10,8 @@
  *   decides, still the enumerated answer;
  * - boxed non-symmetric problems (known answer) and friction coupling (findex) through
  *   ldlt-ref's rounds; ldlt-ref dispatching to Lemke when A is not symmetric;
- * - the size cap.
+ * - the size cap;
+ * - the sparse basis (lemke_lcp_sparse): the same path, pivot for pivot, as the dense one.
  * `test_lemke --bench M' times a dense non-symmetric M-row LCP (the benchmark).
  */
 #include "lemke_ref.h"
@@ -485,6 +486,152 @@ static int bench(int m)
     return st == LCP_OK ? 0 : 1;
 }
 
+
+static long sparse_refactors; /* lemke_lcp_sparse's refactorisations, all calls */
+
+/* lemke_lcp_sparse (lemke_sparse.c) against lemke_lcp on one dense problem: the same status,
+ * pivots and ties, and z within tol (relative to max(1, |z|)); 1 when they agree */
+static int sparse_agrees(int n, const double *M, const double *q, long cap, double tol,
+                         double *dz, long *piv)
+{
+    int *Mp = malloc(sizeof(int) * (size_t)(n + 1)), *Mi = malloc(sizeof(int) * (size_t)(n * n + 1));
+    double *Mx = malloc(sizeof(double) * (size_t)(n * n + 1));
+    double *z1 = malloc(sizeof(double) * (size_t)n), *z2 = malloc(sizeof(double) * (size_t)n);
+    int nz = 0;
+    for (int c = 0; c < n; c++) {                   /* CSC, the zeros left out */
+        Mp[c] = nz;
+        for (int r = 0; r < n; r++)
+            if (M[(size_t)r * n + c] != 0.0) {
+                Mi[nz] = r;
+                Mx[nz++] = M[(size_t)r * n + c];
+            }
+    }
+    Mp[n] = nz;
+    lemke_stats s1, s2;
+    lcp_status a = lemke_lcp(n, M, q, cap, z1, NULL, &s1);
+    lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, cap, 0.0, z2, &s2);
+    double d = 0.0;
+    if (a == LCP_OK && b == LCP_OK)
+        for (int i = 0; i < n; i++) d = fmax(d, fabs(z1[i] - z2[i]));
+    d /= fmax(1.0, inf_norm(z1, n));
+    *dz = d;
+    *piv = s2.pivots;
+    sparse_refactors += s2.reinverts;
+    int agree = a == b && s1.pivots == s2.pivots && s1.ties == s2.ties && d <= tol;
+    if (!agree)
+        tap_diag("sparse Lemke n=%d: dense %s %ld pivots %ld ties, sparse %s %ld pivots %ld "
+                 "ties, |dz| %.3g", n, lcp_status_str(a), s1.pivots, s1.ties,
+                 lcp_status_str(b), s2.pivots, s2.ties, d);
+    free(Mp);
+    free(Mi);
+    free(Mx);
+    free(z1);
+    free(z2);
+    return agree;
+}
+
+/* The sparse basis (lemke_sparse.c) takes Lemke's path step for step: the P-matrix and
+ * degenerate families above, the cycling examples (ties and rays), and banded sparse
+ * P-matrices of 200 to 600 unknowns whose paths refactor the basis many times */
+static void test_sparse(void)
+{
+    int agree = 0, total = 0;
+    double worst = 0.0, d;
+    long piv, ties_seen = 0, big = 0;
+    for (int m = 1; m <= 8; m++)
+        for (int seed = 0; seed < 40; seed++) {
+            uint64_t s = 1000u * (uint64_t)m + (uint64_t)seed;
+            double M[64], q[8];
+            mk_pmatrix(m, seed % 2, &s, M);
+            for (int i = 0; i < m; i++) q[i] = 4.0 * tp_unif(&s) - 2.5;
+            agree += sparse_agrees(m, M, q, 0, 1e-12, &d, &piv);
+            worst = fmax(worst, d);
+            total++;
+        }
+    for (int m = 2; m <= 8; m++)
+        for (int seed = 0; seed < 30; seed++) {        /* degenerate: integer data, ties */
+            uint64_t s = 5000u + 100u * (uint64_t)m + (uint64_t)seed;
+            double M[64], q[8];
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < m; j++)
+                    M[i * m + j] = i == j ? (double)(1 + tp_next(&s) % 2)
+                                          : (j < i ? (double)((int)(tp_next(&s) % 5) - 2) : 0.0);
+            if (seed % 2)
+                for (int i = 0; i < m; i++)
+                    for (int j = 0; j < m; j++)
+                        if (j > i) M[i * m + j] = -M[j * m + i];
+            for (int i = 0; i < m; i++) q[i] = (double)((int)(tp_next(&s) % 3) - 1);
+            q[tp_next(&s) % (uint64_t)m] = -1.0;
+            lemke_stats ls;
+            double zt[8];
+            lemke_lcp(m, M, q, 0, zt, NULL, &ls);
+            ties_seen += ls.ties;
+            agree += sparse_agrees(m, M, q, 0, 1e-12, &d, &piv);
+            worst = fmax(worst, d);
+            total++;
+        }
+    ok(agree == total && ties_seen > 0, "lemke/sparse-basis-same-path-small (%d LCPs, %ld ties, "
+       "worst |dz| %.2g)", total, ties_seen, worst);
+    static const double Mc[9] = {0, 1, 1, 2, -2, 1, -1, 1, 0}, qc[3] = {-1, -1, -1};
+    static const double Mr[4] = {-1, 0, 0, -1}, qr[2] = {-1, -1};  /* rays: no solution */
+    int rc = sparse_agrees(3, Mc, qc, 200, 1e-14, &d, &piv) &
+             sparse_agrees(2, Mr, qr, 0, 1e-14, &d, &piv);
+    ok(rc, "lemke/sparse-basis-same-path-cycling-and-ray");
+    agree = total = 0;
+    worst = 0.0;
+    sparse_refactors = 0;
+    for (int n = 200; n <= 600; n += 200)
+        for (int seed = 0; seed < 2; seed++) {         /* banded: M = B + diag, skewed band */
+            uint64_t s = 77000u + (uint64_t)(n + seed);
+            double *M = calloc((size_t)n * n, sizeof *M), *q = malloc(sizeof(double) * (size_t)n);
+            for (int i = 0; i < n; i++) {
+                M[(size_t)i * n + i] = 4.0 + tp_unif(&s);
+                for (int k = 1; k <= 4 && i + k < n; k++) {
+                    double a = tp_unif(&s) - 0.5, b = 1.5 * (tp_unif(&s) - 0.5);
+                    M[(size_t)i * n + i + k] = a + b;
+                    M[(size_t)(i + k) * n + i] = a - b;
+                }
+                q[i] = 2.0 * tp_unif(&s) - 1.5;
+            }
+            agree += sparse_agrees(n, M, q, 0, 1e-10, &d, &piv);
+            big = piv > big ? piv : big;
+            if (n == 600 && seed == 0) {                /* the cost gate: a flop budget */
+                int *Mp = malloc(sizeof(int) * (size_t)(n + 1));
+                int *Mi = malloc(sizeof(int) * (size_t)n * 9);
+                double *Mx = malloc(sizeof(double) * (size_t)n * 9), *z = malloc(sizeof(double) * (size_t)n);
+                int nz = 0;
+                for (int c = 0; c < n; c++) {
+                    Mp[c] = nz;
+                    for (int r = c - 4 < 0 ? 0 : c - 4; r <= c + 4 && r < n; r++)
+                        if (M[(size_t)r * n + c] != 0.0) {
+                            Mi[nz] = r;
+                            Mx[nz++] = M[(size_t)r * n + c];
+                        }
+                }
+                Mp[n] = nz;
+                lemke_stats full, capped;
+                lcp_status a = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.0, z, &full);
+                lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.25 * full.work, z, &capped);
+                ok(a == LCP_OK && b == LCP_PIVOT_CAP && capped.work > 0.25 * full.work &&
+                   capped.pivots < full.pivots,
+                   "lemke/sparse-work-cap (n 600: %.3g flops and %ld pivots uncapped; capped at "
+                   "a quarter: %s after %ld pivots, %.3g flops)", full.work, full.pivots,
+                   lcp_status_str(b), capped.pivots, capped.work);
+                free(Mp);
+                free(Mi);
+                free(Mx);
+                free(z);
+            }
+            worst = fmax(worst, d);
+            total++;
+            free(M);
+            free(q);
+        }
+    ok(agree == total && big > 400 && sparse_refactors > 2 * total,
+       "lemke/sparse-basis-same-path-banded (%d LCPs, n 200-600, up to %ld pivots, %ld "
+       "refactorisations, worst |dz| %.2g)", total, big, sparse_refactors, worst);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--bench") == 0) return bench(atoi(argv[2]));
@@ -494,5 +641,6 @@ int main(int argc, char **argv)
     test_degenerate();
     test_cycling();
     test_boxed();
+    test_sparse();
     return tap_done();
 }
