@@ -385,8 +385,12 @@ double bench_sor_radius(const double *S, int n, const double *omega, int nskip);
 /* Smallest eigenvalue of the symmetric n x n S (LAPACKE dsyev); NaN on failure. */
 double bench_sym_min_eig(const double *S, int n);
 
-/* sweeps-per-decade ratio of two linear rates: log(rho_ref) / log(rho) (NaN unless both are
- * in (0, 1)) */
+/* sweeps-per-decade ratio of two linear rates: log(rho_ref) / log(rho); NaN unless both are
+ * in (0, 1 - BENCH_RATE_RESOLUTION).  A radius within the resolution of 1 is not resolved from
+ * the eigenvalue 1 of A_FF's null space (self-stress states): dgeev returns it to rounding
+ * (1 - rho of 1e-12 to 1e-10, another value on another BLAS), and a ratio of two such logs is
+ * that rounding, not a prediction (in amgs-regime every other radius is at least 1e-6 below 1) */
+#define BENCH_RATE_RESOLUTION 1e-8
 double bench_rate_ratio(double rho_ref, double rho);
 
 typedef struct bench_regime {

@@ -197,7 +197,9 @@ double bench_sym_min_eig(const double *S, int n)
 
 double bench_rate_ratio(double rho_ref, double rho)
 {
-    if (!(rho_ref > 0 && rho_ref < 1 && rho > 0 && rho < 1)) return NAN;
+    if (!(rho_ref > 0 && rho_ref < 1 - BENCH_RATE_RESOLUTION && rho > 0 &&
+          rho < 1 - BENCH_RATE_RESOLUTION))
+        return NAN;
     return log(rho_ref) / log(rho);
 }
 

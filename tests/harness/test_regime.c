@@ -153,6 +153,13 @@ int main(void)
                                      "%.9f)", s, s0 * s0);
         double r = bench_rate_ratio(g, s);
         ok(r > 0.48 && r < 0.52, "chain of 50: predicted amgs-D/PGS ratio %.4f is about 1/2", r);
+        /* radii within the resolution of 1: rounding, no prediction; just outside it: one */
+        ok(isnan(bench_rate_ratio(1 - 2e-12, 1 - 3e-12)) && isnan(bench_rate_ratio(g, 1 - 1e-9)) &&
+               isnan(bench_rate_ratio(1 - 1e-9, s)),
+           "a radius within 1e-8 of 1 predicts nothing (%g, %g)", bench_rate_ratio(1 - 2e-12, 1 - 3e-12),
+           bench_rate_ratio(g, 1 - 1e-9));
+        double rr = bench_rate_ratio(1 - 2e-8, 1 - 4e-8);
+        ok(fabs(rr - 0.5) < 1e-6, "radii 2e-8 and 4e-8 below 1: ratio 1/2 (%.9f)", rr);
         free(T);
         free(om);
     }
