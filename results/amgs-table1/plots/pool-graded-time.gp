@@ -8,8 +8,8 @@ set mxtics default
 set xlabel "time (s): sweeps x median seconds per sweep of the timing runs"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:0.375557948]
-set xtics 0.1
+set xrange [0:0.275216911]
+set xtics 0.05
 set format x '%g'
 set yrange [1e-19:1]
 set logscale y

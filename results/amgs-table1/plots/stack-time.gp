@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "time (s): sweeps x median seconds per sweep of the timing runs"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:0.0182880153]
+set xrange [0:0.0156940047]
 set xtics 0.005
 set format x '%g'
 set yrange [1e-35:1]

@@ -9,7 +9,7 @@ set xlabel "rows m"
 set ylabel "time (s)"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
 set xrange [96:868]
-set yrange [1e-15:1]
+set yrange [1e-13:0.1]
 set logscale y
 set format y '1e%L'
 set logscale x

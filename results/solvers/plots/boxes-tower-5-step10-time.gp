@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [8.69325595e-07:0.123970644]
+set xrange [7.80900351e-07:0.070294268]
 set yrange [1e-44:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.000126707778, 1.03769549e-15 left offset character 1.5, 0 front
+set label "ldlt-ref" at 0.000106723417, 1.03769549e-15 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'boxes-tower-5-step10-time.png'
 set title "boxes-tower-5-step10: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.15978065e-07:1.30949318e-05]
+set xrange [8.42458537e-08:8.94668519e-06]
 set yrange [1e-49:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 1.30949318e-05, 2.35513869e-16 right offset character -1.5, 0 front
+set label "ldlt-ref" at 8.94668519e-06, 2.35513869e-16 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'capsule-step1-time.png'
 set title "capsule-step1: residual against time"

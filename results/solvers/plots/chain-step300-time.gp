@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [2.76223893e-07:0.0002682134]
+set xrange [2.1466191e-07:0.000208436714]
 set yrange [1e-84:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 9.40218675e-06, 1.15546046e-16 right offset character -1.5, 0 front
+set label "ldlt-ref" at 8.16123438e-06, 1.15546046e-16 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'chain-step300-time.png'
 set title "chain-step300: residual against time"

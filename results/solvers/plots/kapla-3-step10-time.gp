@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.9039053e-06:0.235990584]
+set xrange [1.39842985e-06:0.127379564]
 set yrange [1e-46:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.0003904485, 1.44900043e-15 left offset character 1.5, 0 front
+set label "ldlt-ref" at 0.000268711, 1.44900043e-15 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'kapla-3-step10-time.png'
 set title "kapla-3-step10: residual against time"

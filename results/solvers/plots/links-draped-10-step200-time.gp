@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [4.93992113e-07:0.010273031]
+set xrange [2.57962536e-07:0.004964489]
 set yrange [1e-47:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 6.0580842e-05, 1.44092539e-16 left offset character 1.5, 0 front
+set label "ldlt-ref" at 3.54927027e-05, 1.44092539e-16 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'links-draped-10-step200-time.png'
 set title "links-draped-10-step200: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.2226765e-07:0.00399529]
+set xrange [6.274465e-08:0.002111121]
 set yrange [1e-41:1e+03]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 1.24867363e-05, 8.88679928e-12 left offset character 1.5, 0 front
+set label "ldlt-ref" at 6.71874812e-06, 8.88679928e-12 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'mass-ratio-1e4-step10-time.png'
 set title "mass-ratio-1e4-step10: residual against time"

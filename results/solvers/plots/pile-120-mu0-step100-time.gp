@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [4.2828485e-06:0.08565697]
+set xrange [3.41719435e-06:0.068343887]
 set yrange [1e-88:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.001566861, 6.8381879e-16 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.001473389, 6.8381879e-16 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pile-120-mu0-step100-time.png'
 set title "pile-120-mu0-step100: residual against time"

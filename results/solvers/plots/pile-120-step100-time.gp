@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.05337958e-05:0.341032914]
+set xrange [8.7483493e-06:0.270645394]
 set yrange [1e-46:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.185576229, 1.97076532e-15 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.151110626, 1.97076532e-15 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pile-120-step100-time.png'
 set title "pile-120-step100: residual against time"

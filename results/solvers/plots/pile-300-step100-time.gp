@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [2.98214109e-05:1.79500895]
+set xrange [2.3545012e-05:1.62652001]
 set yrange [1e-46:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 1.79500895, 4.56240392e-15 right offset character -1.5, 0 front
+set label "ldlt-ref" at 1.62652001, 4.56240392e-15 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pile-300-step100-time.png'
 set title "pile-300-step100: residual against time"

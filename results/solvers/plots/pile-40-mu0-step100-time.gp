@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.11006535e-06:0.012190101]
+set xrange [9.00784928e-07:0.009406897]
 set yrange [1e-84:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.0001123325, 2.25884045e-16 left offset character 1.5, 0 front
+set label "ldlt-ref" at 9.948675e-05, 2.25884045e-16 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pile-40-mu0-step100-time.png'
 set title "pile-40-mu0-step100: residual against time"

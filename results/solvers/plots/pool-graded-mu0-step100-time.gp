@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [5.81599395e-06:0.116319879]
+set xrange [3.6241592e-06:0.074515036]
 set yrange [1e-78:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.002910282, 1.49430278e-14 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.001319319, 1.49430278e-14 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pool-graded-mu0-step100-time.png'
 set title "pool-graded-mu0-step100: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.37363838e-05:0.460398556]
+set xrange [7.86567215e-06:0.27954255]
 set yrange [1e-43:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.130024244, 2.59478594e-14 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.07070443, 2.59478594e-14 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pool-graded-step100-time.png'
 set title "pool-graded-step100: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [5.71781949e-06:0.116143468]
+set xrange [3.62155935e-06:0.072431187]
 set yrange [1e-83:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.001549065, 7.44509694e-15 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.001254782, 7.44509694e-15 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pool-mu0-step100-time.png'
 set title "pool-mu0-step100: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [8.75434645e-06:0.396397662]
+set xrange [6.3148409e-06:0.224998086]
 set yrange [1e-43:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.018883858, 1.13058136e-14 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.014534709, 1.13058136e-14 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'pool-step100-time.png'
 set title "pool-step100: residual against time"

@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [6.9900765e-07:0.030465598]
+set xrange [7.167711e-07:0.02518264]
 set yrange [1e-44:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.000751954001, 1.22421581e-15 right offset character -1.5, 0 front
+set label "ldlt-ref" at 0.000552925333, 1.22421581e-15 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'silo-24-step60-time.png'
 set title "silo-24-step60: residual against time"

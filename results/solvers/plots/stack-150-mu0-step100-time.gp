@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.96309727e-06:0.052995569]
+set xrange [1.1793314e-06:0.030182009]
 set yrange [1e-78:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 6.42762632e-05, 1.84591272e-14 left offset character 1.5, 0 front
+set label "ldlt-ref" at 4.07358e-05, 1.84591272e-14 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-150-mu0-step100-time.png'
 set title "stack-150-mu0-step100: residual against time"

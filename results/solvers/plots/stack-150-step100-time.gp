@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [2.04439127e-06:0.051922839]
+set xrange [1.935783e-06:0.040875377]
 set yrange [1e-43:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 0.0001220909, 1.84591272e-14 left offset character 1.5, 0 front
+set label "ldlt-ref" at 9.963875e-05, 1.84591272e-14 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-150-step100-time.png'
 set title "stack-150-step100: residual against time"

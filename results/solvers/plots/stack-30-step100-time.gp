@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [4.45104293e-07:0.010826851]
+set xrange [3.74261083e-07:0.007134456]
 set yrange [1e-44:1]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 4.10604445e-05, 1.28187497e-15 left offset character 1.5, 0 front
+set label "ldlt-ref" at 2.18252041e-05, 1.28187497e-15 left offset character 1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'stack-30-step100-time.png'
 set title "stack-30-step100: residual against time"

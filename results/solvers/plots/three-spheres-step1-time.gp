@@ -8,13 +8,13 @@ set mxtics default
 set xlabel "time (s; iteration k at k / K of the median solve)"
 set ylabel "||r||_2"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [1.25538952e-07:2.11244111e-05]
+set xrange [1.10437062e-07:2.0026193e-05]
 set yrange [1e-49:10]
 set logscale y
 set format y '1e%L'
 set logscale x
 set format x '1e%L'
-set label "ldlt-ref" at 2.11244111e-05, 1.59443643e-16 right offset character -1.5, 0 front
+set label "ldlt-ref" at 2.0026193e-05, 1.59443643e-16 right offset character -1.5, 0 front
 set terminal pngcairo size 1020,750 font 'Helvetica,18' linewidth 2.5 noenhanced
 set output 'three-spheres-step1-time.png'
 set title "three-spheres-step1: residual against time"
