@@ -54,10 +54,6 @@
 #include <lapacke.h>
 #include <string.h>
 
-#define LEMKE_PIV 1e-11  /* pivot entry: > LEMKE_PIV max|column| */
-#define LEMKE_TIE 1e-12  /* ratio ties, relative to max(1, ||q||_inf) */
-#define LEMKE_CHECK 32   /* drift check every this many pivots */
-#define LEMKE_DRIFT 1e-9 /* re-invert when ||q - B x_B||_inf > LEMKE_DRIFT max(1, ||q||_inf) */
 #define LEMKE_CERT 1e-9  /* a certificate needs q^T y < -LEMKE_CERT |q|^T y */
 #define LEMKE_CERT_OK 1e-12 /* ... and (M^T y)_j <= LEMKE_CERT_OK (|M|^T y)_j */
 #define LEMKE_ENUM_N 16  /* an uncertified ray: enumerate the 2^n bases up to this n */
@@ -73,7 +69,7 @@ typedef struct lemke {
     double *a;       /* n: B^-1 (entering column) */
     double *t1, *t2; /* n: scratch */
     int *bas;        /* n: the basic variable of each row: w_i = i, z_j = n + j, z0 = 2n */
-    int *tie;        /* n: tied rows */
+    int *tie, *row;  /* n: tied rows; their rows of B^-1 (lemke_lex) */
 } lemke;
 
 /* a = B^-1 (column of variable v in [I, -M, -d]) */
@@ -91,51 +87,73 @@ static void lk_column(lemke *L, int v)
     cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, L->Binv, n, L->t1, 1, 0.0, L->a, 1);
 }
 
-/* The leaving row for column a (sign s: rows with s a_k > 0 are candidates): the
- * lexicographic minimum of (x_B, B^-1)_k / (s a_k); the row of z0 when it is tied;
- * -1 when no row is a candidate (a ray). */
-static int lk_ratio(lemke *L, double s, long *ties)
+int lemke_start(int n, const double *q, double *z, long *max_pivots, double *qs)
 {
-    int n = L->n, nt = 0, r = -1;
+    int neg = 0;
+    *qs = 1.0;
+    for (int i = 0; i < n; i++) {
+        z[i] = 0.0;
+        neg |= q[i] < 0.0;
+        *qs = fmax(*qs, fabs(q[i]));
+    }
+    if (*max_pivots <= 0) *max_pivots = 50L * n + 1000;
+    return !neg;
+}
+
+int lemke_ratio(int n, const double *a, const double *xb, const int *bas, double qs, double s,
+                int *tie, int *nt)
+{
     double amax = 0.0, theta = INFINITY;
-    for (int k = 0; k < n; k++) amax = fmax(amax, fabs(L->a[k]));
+    *nt = 0;
+    for (int k = 0; k < n; k++) amax = fmax(amax, fabs(a[k]));
     double tol = LEMKE_PIV * amax;
     if (!(amax > 0.0)) return -1;
     for (int k = 0; k < n; k++)
-        if (s * L->a[k] > tol) theta = fmin(theta, L->xb[k] / (s * L->a[k]));
+        if (s * a[k] > tol) theta = fmin(theta, xb[k] / (s * a[k]));
     if (theta == INFINITY) return -1;
     for (int k = 0; k < n; k++)                    /* rows left within rounding of zero */
-        if (s * L->a[k] > tol && L->xb[k] - theta * s * L->a[k] <= LEMKE_TIE * L->qs) {
-            L->tie[nt++] = k;
-            if (L->bas[k] == 2 * L->n) return k;   /* z0 can leave: it does */
+        if (s * a[k] > tol && xb[k] - theta * s * a[k] <= LEMKE_TIE * qs) {
+            tie[(*nt)++] = k;
+            if (bas[k] == 2 * n) return k;         /* z0 can leave: it does */
         }
-    if (nt == 1) return L->tie[0];
-    (*ties)++;
-    /* exact ties: the tied rows of B^-1 / (s a_k), column by column, keep the smallest */
+    return *nt == 1 ? tie[0] : -2;
+}
+
+int lemke_lex(int n, const double *a, double s, int *tie, int *row, int nt, const double *R)
+{
     double bs = 0.0;
     for (int t = 0; t < nt; t++) {
-        int k = L->tie[t];
-        const double *row = L->Binv + (size_t)k * n;
+        const double *r = R + (size_t)row[t] * n;
         double rn = 0.0;
-        for (int c = 0; c < n; c++) rn = fmax(rn, fabs(row[c]));
-        bs = fmax(bs, rn / (s * L->a[k]));
+        for (int c = 0; c < n; c++) rn = fmax(rn, fabs(r[c]));
+        bs = fmax(bs, rn / (s * a[tie[t]]));
     }
     double eb = 1e-11 * bs;
     for (int c = 0; c < n && nt > 1; c++) {
         double vmin = INFINITY;
-        for (int t = 0; t < nt; t++) {
-            int k = L->tie[t];
-            vmin = fmin(vmin, L->Binv[(size_t)k * n + c] / (s * L->a[k]));
-        }
+        for (int t = 0; t < nt; t++)
+            vmin = fmin(vmin, R[(size_t)row[t] * n + c] / (s * a[tie[t]]));
         int keep = 0;
-        for (int t = 0; t < nt; t++) {
-            int k = L->tie[t];
-            if (L->Binv[(size_t)k * n + c] / (s * L->a[k]) <= vmin + eb) L->tie[keep++] = k;
-        }
+        for (int t = 0; t < nt; t++)
+            if (R[(size_t)row[t] * n + c] / (s * a[tie[t]]) <= vmin + eb) {
+                tie[keep] = tie[t];
+                row[keep++] = row[t];
+            }
         nt = keep;
     }
-    r = L->tie[0];
-    return r;
+    return tie[0];
+}
+
+/* The leaving row for column a (sign s): lemke_ratio, its ties by lemke_lex on the rows of
+ * B^-1 itself; -1 when no row is a candidate (a ray). */
+static int lk_ratio(lemke *L, double s, long *ties)
+{
+    int nt = 0;
+    int r = lemke_ratio(L->n, L->a, L->xb, L->bas, L->qs, s, L->tie, &nt);
+    if (r != -2) return r;
+    (*ties)++;
+    for (int t = 0; t < nt; t++) L->row[t] = L->tie[t];
+    return lemke_lex(L->n, L->a, s, L->tie, L->row, nt, L->Binv);
 }
 
 /* Pivot on row r with column a: x_B and B^-1 updated (Gauss-Jordan, rank one). */
@@ -233,18 +251,12 @@ lcp_status lemke_lcp(int n, const double *M, const double *q, long max_pivots, d
     memset(st, 0, sizeof *st);
     if (n < 0 || (n > 0 && (!M || !q || !z))) return LCP_ERR_ARG;
     if (n > LEMKE_MAX_N) return LCP_ERR_TOO_LARGE;
-    for (int i = 0; i < n; i++) z[i] = 0.0;
-    int neg = 0;
-    for (int i = 0; i < n; i++) neg |= q[i] < 0.0;
-    if (!neg) return LCP_OK;                        /* z = 0 */
-    if (max_pivots <= 0) max_pivots = 50L * n + 1000;
     lemke L;
     memset(&L, 0, sizeof L);
+    if (lemke_start(n, q, z, &max_pivots, &L.qs)) return LCP_OK;   /* z = 0 */
     L.n = n;
     L.M = M;
     L.q = q;
-    L.qs = 1.0;
-    for (int i = 0; i < n; i++) L.qs = fmax(L.qs, fabs(q[i]));
     size_t nn = (size_t)n;
     L.Binv = lcp_calloc(nn * nn, sizeof *L.Binv);
     L.xb = lcp_malloc(nn, sizeof *L.xb);
@@ -253,9 +265,10 @@ lcp_status lemke_lcp(int n, const double *M, const double *q, long max_pivots, d
     L.t2 = lcp_malloc(nn, sizeof *L.t2);
     L.bas = lcp_malloc(nn, sizeof *L.bas);
     L.tie = lcp_malloc(nn, sizeof *L.tie);
+    L.row = lcp_malloc(nn, sizeof *L.row);
     int *ipiv = lcp_malloc(nn, sizeof *ipiv);
     lcp_status s = LCP_OK;
-    if (!L.Binv || !L.xb || !L.a || !L.t1 || !L.t2 || !L.bas || !L.tie || !ipiv) {
+    if (!L.Binv || !L.xb || !L.a || !L.t1 || !L.t2 || !L.bas || !L.tie || !L.row || !ipiv) {
         s = LCP_ERR_NOMEM;
         goto out;
     }
@@ -323,6 +336,7 @@ out:
     lcp_free(L.t2);
     lcp_free(L.bas);
     lcp_free(L.tie);
+    lcp_free(L.row);
     lcp_free(ipiv);
     return s;
 }

@@ -36,10 +36,6 @@
 #include <klu.h>
 #include <string.h>
 
-#define LEMKE_PIV 1e-11  /* as lemke_ref.c: pivot entry > LEMKE_PIV max|column| */
-#define LEMKE_TIE 1e-12  /* ratio ties, relative to max(1, ||q||_inf) */
-#define LEMKE_CHECK 32   /* drift check every this many pivots */
-#define LEMKE_DRIFT 1e-9 /* refactor when ||q - B x_B||_inf > LEMKE_DRIFT max(1, ||q||_inf) */
 #define LKS_ETA_MAX 400  /* etas at most, then B0 is factored again */
 
 typedef struct lks {
@@ -189,63 +185,27 @@ static lcp_status lks_refactor(lks *L)
     return LCP_OK;
 }
 
-/* The leaving position for the pivot column a (sign s), as lk_ratio of lemke_ref.c; -2 when
- * a solve failed */
+/* The leaving position for the pivot column a (sign s): lemke_ratio, its ties by lemke_lex
+ * on the tied rows of B^-1 (BTRAN; formed once, nt x n); -1: a ray; -2: a solve failed; -3:
+ * no memory */
 static int lks_ratio(lks *L, double s, long *ties)
 {
     int n = L->n, nt = 0;
-    double amax = 0.0, theta = INFINITY;
-    for (int k = 0; k < n; k++) {
-        double v = fabs(L->a[k]);
-        if (v > amax) amax = v;
-    }
-    double tol = LEMKE_PIV * amax;
-    if (!(amax > 0.0)) return -1;
-    for (int k = 0; k < n; k++)
-        if (s * L->a[k] > tol) {
-            double t = L->xb[k] / (s * L->a[k]);
-            if (t < theta) theta = t;
-        }
-    if (theta == INFINITY) return -1;
-    for (int k = 0; k < n; k++)
-        if (s * L->a[k] > tol && L->xb[k] - theta * s * L->a[k] <= LEMKE_TIE * L->qs) {
-            L->tie[nt++] = k;
-            if (L->bas[k] == 2 * n) return k;          /* z0 can leave: it does */
-        }
-    if (nt == 1) return L->tie[0];
+    int r = lemke_ratio(n, L->a, L->xb, L->bas, L->qs, s, L->tie, &nt);
+    if (r != -2) return r;
     (*ties)++;
-    /* the tied rows of B^-1 / (s a_k), column by column (rows held one at a time would need
-     * nt BTRANs per column: they are formed once, nt x n) */
     double *R = lcp_malloc((size_t)nt * (size_t)n, sizeof *R);
     if (!R) return -3;
-    double bs = 0.0;
     for (int t = 0; t < nt; t++) {
-        int k = L->tie[t];
-        if (!lks_btran(L, k, R + (size_t)t * n)) {
+        L->mark[t] = t;
+        if (!lks_btran(L, L->tie[t], R + (size_t)t * n)) {
             lcp_free(R);
             return -2;
         }
-        double rn = 0.0;
-        for (int c = 0; c < n; c++) rn = fmax(rn, fabs(R[(size_t)t * n + c]));
-        bs = fmax(bs, rn / (s * L->a[k]));
     }
-    int *row = L->mark;                                 /* row of R of each tied entry */
-    for (int t = 0; t < nt; t++) row[t] = t;
-    double eb = 1e-11 * bs;
-    for (int c = 0; c < n && nt > 1; c++) {
-        double vmin = INFINITY;
-        for (int t = 0; t < nt; t++)
-            vmin = fmin(vmin, R[(size_t)row[t] * n + c] / (s * L->a[L->tie[t]]));
-        int keep = 0;
-        for (int t = 0; t < nt; t++)
-            if (R[(size_t)row[t] * n + c] / (s * L->a[L->tie[t]]) <= vmin + eb) {
-                L->tie[keep] = L->tie[t];
-                row[keep++] = row[t];
-            }
-        nt = keep;
-    }
+    r = lemke_lex(n, L->a, s, L->tie, L->mark, nt, R);
     lcp_free(R);
-    return L->tie[0];
+    return r;
 }
 
 /* Pivot on position r with column a: x_B updated, the eta appended (the caller refactors
@@ -354,20 +314,14 @@ lcp_status lemke_lcp_sparse(int n, const int *Mp, const int *Mi, const double *M
     lemke_stats *st = stp ? stp : &st0;
     memset(st, 0, sizeof *st);
     if (n < 0 || (n > 0 && (!Mp || !q || !z))) return LCP_ERR_ARG;
-    for (int i = 0; i < n; i++) z[i] = 0.0;
-    int neg = 0;
-    for (int i = 0; i < n; i++) neg |= q[i] < 0.0;
-    if (!neg) return LCP_OK;                            /* z = 0 */
-    if (max_pivots <= 0) max_pivots = 50L * n + 1000;
     lks L;
     memset(&L, 0, sizeof L);
+    if (lemke_start(n, q, z, &max_pivots, &L.qs)) return LCP_OK;   /* z = 0 */
     L.n = n;
     L.Mp = Mp;
     L.Mi = Mi;
     L.Mx = Mx;
     L.q = q;
-    L.qs = 1.0;
-    for (int i = 0; i < n; i++) L.qs = fmax(L.qs, fabs(q[i]));
     klu_defaults(&L.c);
     size_t nn = (size_t)n;
     L.bas = lcp_malloc(nn, sizeof *L.bas);

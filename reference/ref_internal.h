@@ -83,4 +83,30 @@ lcp_status ref_lu_factor(ref_lu **L, int n, const int *Rp, const int *Rj, const 
 lcp_status ref_lu_solve(ref_lu *L, double *b);
 void ref_lu_free(ref_lu **L);
 
+/* Lemke's method's common pieces (lemke_ref.c), for its dense basis inverse (lemke_ref.c)
+ * and its sparse basis (lemke_sparse.c): the same tolerances and the same pivot rule. */
+#define LEMKE_PIV 1e-11  /* a pivot entry must exceed LEMKE_PIV max|column| */
+#define LEMKE_TIE 1e-12  /* ratios tie within this, relative to max(1, ||q||_inf) */
+#define LEMKE_CHECK 32   /* the basic values are checked every this many pivots */
+#define LEMKE_DRIFT 1e-9 /* re-invert (refactor) when ||q - B x_B||_inf > LEMKE_DRIFT
+                            max(1, ||q||_inf) */
+
+/* The start shared by both: z = 0; 1 when q >= 0 (z = 0 solves: no pivot), else 0 with
+ * *max_pivots defaulted (<= 0: 50 n + 1000) and *qs = max(1, ||q||_inf). */
+int lemke_start(int n, const double *q, double *z, long *max_pivots, double *qs);
+
+/* The ratio test up to its ties, for the pivot column a (sign s: rows with s a_k >
+ * LEMKE_PIV max|a| are candidates) and the basic values xb (bas: the basic variable of
+ * each position; z0 = 2 n): the leaving position when one row attains the minimum ratio
+ * (within LEMKE_TIE qs) or z0 is among those that do; -1 when no row is a candidate (a ray);
+ * -2 when *nt > 1 rows tie (tie[0..nt-1]): then lemke_lex decides. */
+int lemke_ratio(int n, const double *a, const double *xb, const int *bas, double qs, double s,
+                int *tie, int *nt);
+
+/* The lexicographic rule among the tied positions tie[0..nt-1]: the lexicographic minimum
+ * of the rows of B^-1 / (s a_k), column by column, within 1e-11 of the largest such row
+ * entry; the row of B^-1 of tie[t] is R + row[t] n (row[t], tie[t] filtered together).
+ * Returns the leaving position. */
+int lemke_lex(int n, const double *a, double s, int *tie, int *row, int nt, const double *R);
+
 #endif /* REF_INTERNAL_H */
