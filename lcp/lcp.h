@@ -357,7 +357,8 @@ typedef struct lcp_info {
                             q^T y = -1 (<= 1e-12 to be accepted); NAN otherwise */
     const char *route;   /* ldlt-ref, lemke-ref: how the answer was found: "block",
                             "interior-point", "coupled", "newton", "lemke", "enumeration",
-                            "pgs+newton"; NULL for other solvers */
+                            "pgs+newton", "lemke-cone" (friction as its cone's LCP); NULL for
+                            other solvers */
     int residual_checks; /* exact residuals (lcp_residual) the loop's stopping test took */
     int threads;         /* threads used (1 for the serial solvers) */
     int solo_sweeps;     /* parallel solvers: sweeps run on the calling thread alone, as the
