@@ -301,18 +301,7 @@ lcp_status ref_cone(ref_ctx *C, double *z, int *solved)
         }
         C->eps = 0.0;
         if (ref_rounding(C, z) < 0) *solved = 1;        /* at rounding already */
-        for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
-            int tried = 0;
-            lcp_residuals R;
-            lcp_residual(C->P, z, C->wo, &R);
-            double before = R.rinf;
-            st = ref_ssn(C, z, solved, &tried);
-            if (st != LCP_OK || *solved || !tried) break;
-            lcp_residual(C->P, C->zn, C->wo, &R);
-            if (!(R.rinf <= 0.5 * before)) break;       /* crawled: no more tries */
-            memcpy(z, C->zn, (size_t)m * sizeof *z);
-        }
-        if (st == LCP_OK && *solved && ref_rounding(C, z) >= 0) *solved = 0;
+        else st = ref_ssn_tries(C, z, solved);          /* else Newton */
         if (st == LCP_OK && *solved) ref_rounding(C, z); /* C->w, C->s of the answer */
     }
     lcp_free(zc);

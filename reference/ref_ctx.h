@@ -139,6 +139,11 @@ int ref_rounding(ref_ctx *C, const double *z);
 int ref_rescuable(const ref_ctx *C, lcp_status st, int lemke);
 lcp_status ref_lemke(ref_ctx *C, double *z);
 int ref_pgs_small(const ref_ctx *C);
+/* semismooth Newton (ref_ssn) from z, up to REF_SSN_TRIES tries, each going on from the
+ * last one's iterate only while that at least halved ||r||_inf; *solved = 1 when z is an
+ * answer at rounding (ref_rounding), else z the last iterate kept.  C->eps = 0.  LCP_OK or
+ * LCP_ERR_NOMEM. */
+lcp_status ref_ssn_tries(ref_ctx *C, double *z, int *solved);
 lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved);
 lcp_status ref_rescue(ref_ctx *C, double *z, int lemke, int *how);
 

@@ -139,6 +139,24 @@ int ref_pgs_small(const ref_ctx *C)
     return (double)LCP_CSR_NNZ(&C->P->A) + C->m <= REF_PGS_SMALL;
 }
 
+lcp_status ref_ssn_tries(ref_ctx *C, double *z, int *solved)
+{
+    lcp_status st = LCP_OK;
+    *solved = 0;
+    C->eps = 0.0;
+    for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
+        int tried = 0;
+        double before = ref_rinf(C, z);
+        st = ref_ssn(C, z, solved, &tried);
+        if (st != LCP_OK) break;
+        if (*solved || !tried || !(ref_rinf(C, C->zn) <= REF_PN_AGAIN * before))
+            break;                                          /* crawled: no more tries */
+        memcpy(z, C->zn, (size_t)C->m * sizeof *z);         /* better: go on from there */
+    }
+    if (st == LCP_OK && *solved && ref_rounding(C, z) >= 0) *solved = 0;
+    return st;
+}
+
 /* PGS from the best iterate seen (a start near a solution when one exists: PGS converges
  * on contact problems where pivoting stalls), then semismooth Newton steps on the problem
  * as given from its iterate (ref_ssn: any A, friction coupled), interleaved on small
@@ -181,17 +199,7 @@ lcp_status ref_pgs_newton(ref_ctx *C, double *z, int *solved)
             done = cap;
         }
         memcpy(zs, zp, (size_t)m * sizeof *z);               /* Newton from PGS's iterate */
-        C->eps = 0.0;
-        for (int t = 0; t < REF_SSN_TRIES && !*solved; t++) {
-            int tried = 0;
-            double before = ref_rinf(C, zs);
-            st = ref_ssn(C, zs, solved, &tried);
-            if (st != LCP_OK) break;
-            if (*solved || !tried || !(ref_rinf(C, C->zn) <= REF_PN_AGAIN * before))
-                break;                                      /* crawled: no more tries */
-            memcpy(zs, C->zn, (size_t)m * sizeof *z);       /* better: go on from there */
-        }
-        if (st == LCP_OK && *solved && ref_rounding(C, zs) >= 0) *solved = 0;
+        st = ref_ssn_tries(C, zs, solved);
         double rs = st == LCP_OK ? ref_rinf(C, zs) : INFINITY;
         if (*solved || rs < rz) {                           /* the best of this route */
             memcpy(z, zs, (size_t)m * sizeof *z);

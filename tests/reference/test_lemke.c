@@ -489,24 +489,35 @@ static int bench(int m)
 
 static long sparse_refactors; /* lemke_lcp_sparse's refactorisations, all calls */
 
+/* M (n x n, row-major) in CSC, its zeros left out; *Mp, *Mi, *Mx allocated here */
+static void to_csc(int n, const double *M, int **Mp, int **Mi, double **Mx)
+{
+    int nz = 0;
+    for (size_t k = 0; k < (size_t)n * n; k++) nz += M[k] != 0.0;
+    *Mp = malloc(sizeof(int) * (size_t)(n + 1));
+    *Mi = malloc(sizeof(int) * (size_t)(nz + 1));
+    *Mx = malloc(sizeof(double) * (size_t)(nz + 1));
+    nz = 0;
+    for (int c = 0; c < n; c++) {
+        (*Mp)[c] = nz;
+        for (int r = 0; r < n; r++)
+            if (M[(size_t)r * n + c] != 0.0) {
+                (*Mi)[nz] = r;
+                (*Mx)[nz++] = M[(size_t)r * n + c];
+            }
+    }
+    (*Mp)[n] = nz;
+}
+
 /* lemke_lcp_sparse (lemke_sparse.c) against lemke_lcp on one dense problem: the same status,
  * pivots and ties, and z within tol (relative to max(1, |z|)); 1 when they agree */
 static int sparse_agrees(int n, const double *M, const double *q, long cap, double tol,
                          double *dz, long *piv)
 {
-    int *Mp = malloc(sizeof(int) * (size_t)(n + 1)), *Mi = malloc(sizeof(int) * (size_t)(n * n + 1));
-    double *Mx = malloc(sizeof(double) * (size_t)(n * n + 1));
+    int *Mp, *Mi;
+    double *Mx;
+    to_csc(n, M, &Mp, &Mi, &Mx);
     double *z1 = malloc(sizeof(double) * (size_t)n), *z2 = malloc(sizeof(double) * (size_t)n);
-    int nz = 0;
-    for (int c = 0; c < n; c++) {                   /* CSC, the zeros left out */
-        Mp[c] = nz;
-        for (int r = 0; r < n; r++)
-            if (M[(size_t)r * n + c] != 0.0) {
-                Mi[nz] = r;
-                Mx[nz++] = M[(size_t)r * n + c];
-            }
-    }
-    Mp[n] = nz;
     lemke_stats s1, s2;
     lcp_status a = lemke_lcp(n, M, q, cap, z1, NULL, &s1);
     lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, cap, 0.0, z2, &s2);
@@ -596,19 +607,9 @@ static void test_sparse(void)
             agree += sparse_agrees(n, M, q, 0, 1e-10, &d, &piv);
             big = piv > big ? piv : big;
             if (n == 600 && seed == 0) {                /* the cost gate: a flop budget */
-                int *Mp = malloc(sizeof(int) * (size_t)(n + 1));
-                int *Mi = malloc(sizeof(int) * (size_t)n * 9);
-                double *Mx = malloc(sizeof(double) * (size_t)n * 9), *z = malloc(sizeof(double) * (size_t)n);
-                int nz = 0;
-                for (int c = 0; c < n; c++) {
-                    Mp[c] = nz;
-                    for (int r = c - 4 < 0 ? 0 : c - 4; r <= c + 4 && r < n; r++)
-                        if (M[(size_t)r * n + c] != 0.0) {
-                            Mi[nz] = r;
-                            Mx[nz++] = M[(size_t)r * n + c];
-                        }
-                }
-                Mp[n] = nz;
+                int *Mp, *Mi;
+                double *Mx, *z = malloc(sizeof(double) * (size_t)n);
+                to_csc(n, M, &Mp, &Mi, &Mx);
                 lemke_stats full, capped;
                 lcp_status a = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.0, z, &full);
                 lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.25 * full.work, z, &capped);
