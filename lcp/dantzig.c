@@ -55,7 +55,9 @@
  * row to L (the forward solve of the drive is reused); a row leaves C by deleting its row
  * and column of L and updating the trailing block with the rank-one term it leaves behind
  * (L_33 D_3 L_33^T + D_r l l^T, Gill, Golub, Murray and Saunders 1974, method C1) - the
- * factor is never recomputed.  An appended pivot A_ii - ell.Dell that is exactly 0 is taken
+ * factor is never recomputed.  The triangular solves run four rows of L at a time below
+ * DZ_BLAS_TRSV rows (each row's sum in the one-row loop's order), OpenBLAS's from there on.
+ * An appended pivot A_ii - ell.Dell that is exactly 0 is taken
  * with A_ii one ulp larger (ODE's guard against a zero denominator), or reported
  * (zero_pivot = report: |pivot| < 1e-14 |A_ii| gives LCP_ERR_BREAKDOWN naming the row).
  * The unbounded block's rows are appended two at a time while the factor is below
@@ -171,11 +173,14 @@ static lcp_status dz_alloc(dz *s, int m)
     return LCP_OK;
 }
 
-/* ---- dense kernels: OpenBLAS from DZ_BLAS_MIN rows on, plain loops below (OpenBLAS's
- * fixed cost per call, its buffer and its lock in dtrsv, is most of a solve of a few rows;
- * the loops sum in their own order, so answers can differ from the BLAS path in the last
- * bits, as they differ between BLAS builds) -------------------------------------------- */
+/* ---- dense kernels: OpenBLAS from DZ_BLAS_MIN rows on (dot, axpy, gemv) and from
+ * DZ_BLAS_TRSV rows on (the triangular solves), plain loops below.  OpenBLAS's fixed cost
+ * per call, its buffer and its lock in dtrsv, is most of a solve of a few rows, and its
+ * dtrsv took 1.5 to 2.6x the time of the four-row loops below at 16 to 128 rows (on an AMD
+ * EPYC; parity near 512 rows).  The loops sum in their own order, so answers can differ
+ * from the BLAS path in the last bits, as they differ between BLAS builds ------------- */
 #define DZ_BLAS_MIN 32
+#define DZ_BLAS_TRSV 512
 
 /* a.b in four partial sums (four independent chains of adds, as the BLAS kernels), the
  * plain loop: inlined into the small triangular solve, whose rows are dots of 1 to 31 terms
@@ -202,27 +207,124 @@ static double dz_dot(int n, const double *a, const double *b)
     return dz_dot_loop(n, a, b);
 }
 
+/* the four partial sums of dz_dot_loop for four rows a0..a3 over k < n (n a multiple of 4),
+ * into t[4][4]: the loads of x shared by the four rows (ODE's solves work four rows at a
+ * time too); each row's sums are dz_dot_loop's, term for term */
+typedef double dz_v2 __attribute__((vector_size(16)));   /* two lanes: the pairs of sums */
+
+static inline dz_v2 dz_ld2(const double *p)
+{
+    dz_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) void dz_part4(int n, const double *a0,
+                                                           const double *a1, const double *a2,
+                                                           const double *a3, const double *x,
+                                                           double t[4][4])
+{
+    const double *a[4] = {a0, a1, a2, a3};
+    dz_v2 lo[4], hi[4];                                /* lanes: sums 0, 1 and sums 2, 3 */
+    for (int r = 0; r < 4; r++) lo[r] = hi[r] = (dz_v2){0.0, 0.0};
+    for (int k = 0; k + 4 <= n; k += 4) {
+        dz_v2 x01 = dz_ld2(x + k), x23 = dz_ld2(x + k + 2);
+        for (int r = 0; r < 4; r++) {
+            lo[r] += dz_ld2(a[r] + k) * x01;
+            hi[r] += dz_ld2(a[r] + k + 2) * x23;
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        t[r][0] = lo[r][0];
+        t[r][1] = lo[r][1];
+        t[r][2] = hi[r][0];
+        t[r][3] = hi[r][1];
+    }
+}
+
+#define DZ_SUM4(t) (((t)[0] + (t)[1]) + ((t)[2] + (t)[3]))
+
+/* x := L^-1 x, L unit lower triangular, row-major, n x n: x_j -= L(j, 0:j) x, row j's sum
+ * exactly dz_dot_loop(j, L(j, :), x), four rows at a time (their sums over the columns
+ * before the block shared, then the block's own columns as dz_dot_loop's tail) */
+static void dz_trsv_lower(int n, const double *L, int ld, double *x)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const double *r0 = L + (size_t)j * (size_t)ld, *r1 = r0 + ld, *r2 = r1 + ld,
+                     *r3 = r2 + ld;
+        double t[4][4];
+        dz_part4(j, r0, r1, r2, r3, x, t);
+        if (j > 0) x[j] -= DZ_SUM4(t[0]);
+        t[1][0] += r1[j] * x[j];
+        x[j + 1] -= DZ_SUM4(t[1]);
+        t[2][0] += r2[j] * x[j];
+        t[2][0] += r2[j + 1] * x[j + 1];
+        x[j + 2] -= DZ_SUM4(t[2]);
+        t[3][0] += r3[j] * x[j];
+        t[3][0] += r3[j + 1] * x[j + 1];
+        t[3][0] += r3[j + 2] * x[j + 2];
+        x[j + 3] -= DZ_SUM4(t[3]);
+    }
+    for (; j < n; j++)
+        if (j > 0) x[j] -= dz_dot_loop(j, L + (size_t)j * (size_t)ld, x);
+}
+
+/* x := L^-T x: x(0:j) -= x_j L(j, 0:j) for j = n-1 down to 1, four rows at a time (each
+ * entry of x takes the four rows' terms in the same order as one row at a time) */
+static void dz_trsv_upper(int n, const double *L, int ld, double *x)
+{
+    int j = n - 1;
+    for (; j >= 4; j -= 4) {
+        const double *r0 = L + (size_t)j * (size_t)ld, *r1 = r0 - ld, *r2 = r1 - ld,
+                     *r3 = r2 - ld;
+        double x0 = x[j];
+        x[j - 1] -= r0[j - 1] * x0;                              /* the block's own rows */
+        x[j - 2] -= r0[j - 2] * x0;
+        x[j - 3] -= r0[j - 3] * x0;
+        double x1 = x[j - 1];
+        x[j - 2] -= r1[j - 2] * x1;
+        x[j - 3] -= r1[j - 3] * x1;
+        double x2 = x[j - 2];
+        x[j - 3] -= r2[j - 3] * x2;
+        double x3 = x[j - 3];
+        dz_v2 y0 = {x0, x0}, y1 = {x1, x1}, y2 = {x2, x2}, y3 = {x3, x3};
+        int k = 0;
+        for (; k + 2 <= j - 3; k += 2) {
+            dz_v2 v = dz_ld2(x + k);
+            v -= dz_ld2(r0 + k) * y0;
+            v -= dz_ld2(r1 + k) * y1;
+            v -= dz_ld2(r2 + k) * y2;
+            v -= dz_ld2(r3 + k) * y3;
+            memcpy(x + k, &v, sizeof v);
+        }
+        for (; k < j - 3; k++) {
+            double v = x[k];
+            v -= r0[k] * x0;
+            v -= r1[k] * x1;
+            v -= r2[k] * x2;
+            v -= r3[k] * x3;
+            x[k] = v;
+        }
+    }
+    for (; j > 0; j--) {
+        const double *r = L + (size_t)j * (size_t)ld;
+        double xj = x[j];
+        for (int k = 0; k < j; k++) x[k] -= r[k] * xj;
+    }
+}
+
 /* x := L^-1 x (trans 0) or L^-T x (trans 1), L unit lower triangular, row-major, n x n */
 static void dz_trsv(int trans, int n, const double *L, int ld, double *x)
 {
-    if (n >= DZ_BLAS_MIN) {
+    if (n >= DZ_BLAS_TRSV) {
         cblas_dtrsv(CblasRowMajor, CblasLower, trans ? CblasTrans : CblasNoTrans, CblasUnit, n,
                     L, ld, x, 1);
         return;
     }
-    if (!trans) {
-        for (int j = 1; j < n; j++) {                            /* x_j -= L(j, 0:j) x */
-            x[j] -= dz_dot_loop(j, L + (size_t)j * (size_t)ld, x);
-        }
-    } else {
-        for (int j = n - 1; j > 0; j--) {                        /* x(0:j) -= x_j L(j, 0:j) */
-            const double *r = L + (size_t)j * (size_t)ld;
-            double xj = x[j];
-            for (int k = 0; k < j; k++) x[k] -= r[k] * xj;
-        }
-    }
+    if (!trans) dz_trsv_lower(n, L, ld, x);
+    else dz_trsv_upper(n, L, ld, x);
 }
-
 
 /* y += alpha x */
 static void dz_axpy(int n, double alpha, const double *x, double *y)

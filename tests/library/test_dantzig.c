@@ -152,7 +152,7 @@ static void test_ode_generator(int count)
 static void test_all_unbounded(int m, uint64_t seed)
 {
     lcp_problem P;
-    tp_contact(&P, 6, 40, m, 0, 0.0, 0.05, seed);
+    tp_contact(&P, 6, m / 3 > 40 ? m / 3 : 40, m, 0, 0.0, 0.05, seed);  /* A regular */
     for (int i = 0; i < P.m; i++) {
         P.lo[i] = -INFINITY;
         P.hi[i] = INFINITY;
@@ -511,6 +511,7 @@ int main(int argc, char **argv)
     }
     test_ode_generator(1000);
     test_all_unbounded(120, 41);
+    test_all_unbounded(600, 42);   /* the factor past DZ_BLAS_TRSV = 512 rows: OpenBLAS */
     for (int a = 1; a < argc; a++) test_frozen(argv[a]);
     test_degenerate();
     test_refusals();
