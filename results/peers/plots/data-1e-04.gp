@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log10(t / s) to ||r||_2 <= 1e-04"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [-6.26542841:8.29290388]
+set xrange [-6.25662744:8.30246273]
 set xtics 5
 set format x '%g'
 set format y '%g'

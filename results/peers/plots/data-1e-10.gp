@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log10(t / s) to ||r||_2 <= 1e-10"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [-6.11294838:10.3449089]
+set xrange [-6.12576393:10.521573]
 set xtics 5
 set format x '%g'
 set format y '%g'

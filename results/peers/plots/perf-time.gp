@@ -8,7 +8,7 @@ set mxtics default
 set xlabel "log2(tau), tau = time / best time"
 set ylabel "fraction of instances"
 set key inside at graph 0.99, graph 0.01 right bottom opaque box lc rgb '#808080' samplen 2.5 spacing 1.1
-set xrange [0:24.9502949]
+set xrange [0:24.8047569]
 set xtics 5
 set format x '%g'
 set format y '%g'
