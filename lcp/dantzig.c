@@ -207,10 +207,9 @@ static double dz_dot(int n, const double *a, const double *b)
     return dz_dot_loop(n, a, b);
 }
 
-/* the four partial sums of dz_dot_loop for four rows a0..a3 over k < n (n a multiple of 4),
- * into t[4][4]: the loads of x shared by the four rows (ODE's solves work four rows at a
- * time too); each row's sums are dz_dot_loop's, term for term */
-typedef double dz_v2 __attribute__((vector_size(16)));   /* two lanes: the pairs of sums */
+/* two doubles as one value (GCC's vector extension: each lane's arithmetic is the scalar
+ * arithmetic, so the loops below sum what the plain loops sum), loaded from any address */
+typedef double dz_v2 __attribute__((vector_size(16)));
 
 static inline dz_v2 dz_ld2(const double *p)
 {
@@ -219,6 +218,9 @@ static inline dz_v2 dz_ld2(const double *p)
     return v;
 }
 
+/* the four partial sums of dz_dot_loop for four rows a0..a3 over k < n (n a multiple of 4),
+ * into t[4][4]: the loads of x shared by the four rows (ODE's solves work four rows at a
+ * time too); each row's sums are dz_dot_loop's, term for term */
 static inline __attribute__((always_inline)) void dz_part4(int n, const double *a0,
                                                            const double *a1, const double *a2,
                                                            const double *a3, const double *x,
