@@ -11,6 +11,7 @@
  *   ode8: the order of sweeps 1-8, the reshuffles at 9, 17, determinism; warm_scale.
  */
 #include "dantzig.h"
+#include "dantzig_loops.h"
 #include "enumerate.h"
 #include "lcp_internal.h"
 #include "odegen.h"
@@ -42,6 +43,41 @@ static lcp_status dantzig(const lcp_problem *P, const dantzig_options *o, double
     lcp_options opt;
     lcp_options_default(&opt);
     return lcp_dantzig(P, &opt, o, z, info, out);
+}
+
+/* 0. the loops' order of sums (dantzig_loops.h): the four-row triangular solves and the
+ * two-row dot give, bit for bit, what the one-row loops give, for every size 0 .. 130 (all
+ * block counts and tails), on values of mixed signs and magnitudes */
+static void test_loops(uint64_t seed)
+{
+    enum { NMAX = 131 };
+    int ld = 136, bad_lo = 0, bad_up = 0, bad_dot2 = 0;
+    double *L = malloc(sizeof(double) * (size_t)ld * NMAX), x[NMAX], y[NMAX], x1[NMAX];
+    uint64_t s = seed;
+    for (int k = 0; k < ld * NMAX; k++)
+        L[k] = (tp_unif(&s) - 0.5) * (k % 3 ? 0.3 : 3e-3);
+    for (int n = 0; n < NMAX; n++) {
+        for (int i = 0; i < n; i++) x[i] = x1[i] = (tp_unif(&s) - 0.5) * (i % 2 ? 1e3 : 1.0);
+        dz_trsv_lower(n, L, ld, x);
+        for (int j = 1; j < n; j++) x1[j] -= dz_dot_loop(j, L + (size_t)j * ld, x1);
+        bad_lo += n > 0 && memcmp(x, x1, sizeof(double) * (size_t)n) != 0;
+        for (int i = 0; i < n; i++) x[i] = x1[i] = (tp_unif(&s) - 0.5) * (i % 2 ? 1e3 : 1.0);
+        dz_trsv_upper(n, L, ld, x);
+        for (int j = n - 1; j > 0; j--)
+            for (int k = 0; k < j; k++) x1[k] -= L[(size_t)j * ld + k] * x1[j];
+        bad_up += n > 0 && memcmp(x, x1, sizeof(double) * (size_t)n) != 0;
+        for (int i = 0; i < n; i++) y[i] = tp_unif(&s) - 0.5;
+        double ax, ay;
+        dz_dot2_loop(n, L + (size_t)n * ld, x, y, &ax, &ay);
+        bad_dot2 += ax != dz_dot_loop(n, L + (size_t)n * ld, x) ||
+                    ay != dz_dot_loop(n, L + (size_t)n * ld, y);
+    }
+    ok(bad_lo == 0, "dantzig/loops-lower: four rows at a time = one row at a time, bit for bit");
+    ok(bad_up == 0, "dantzig/loops-upper: four rows at a time = one row at a time, bit for bit");
+    ok(bad_dot2 == 0, "dantzig/loops-dot2: two dots in one loop = two dz_dot_loop, bit for bit");
+    if (bad_lo || bad_up || bad_dot2)
+        tap_diag("sizes that differ: lower %d, upper %d, dot2 %d", bad_lo, bad_up, bad_dot2);
+    free(L);
 }
 
 /* 1. known solutions: contact problems (and boxes, and a few unbounded rows) whose q is
@@ -502,6 +538,7 @@ static void test_ode8(void)
 
 int main(int argc, char **argv)
 {
+    test_loops(7);
     test_known(10, 40, 0, 1);
     test_known(30, 150, 1, 2);
     test_known(80, 250, 1, 3);                           /* m = 500 */
