@@ -105,11 +105,17 @@ int lemke_ratio(int n, const double *a, const double *xb, const int *bas, double
 {
     double amax = 0.0, theta = INFINITY;
     *nt = 0;
-    for (int k = 0; k < n; k++) amax = fmax(amax, fabs(a[k]));
+    for (int k = 0; k < n; k++) {                  /* fmax and fmin as compares (a NaN is */
+        double v = fabs(a[k]);                     /* passed over by both): no libm call */
+        if (v > amax) amax = v;                    /* an entry, a tenth of a pivot's time */
+    }
     double tol = LEMKE_PIV * amax;
     if (!(amax > 0.0)) return -1;
     for (int k = 0; k < n; k++)
-        if (s * a[k] > tol) theta = fmin(theta, xb[k] / (s * a[k]));
+        if (s * a[k] > tol) {
+            double t = xb[k] / (s * a[k]);
+            if (t < theta) theta = t;
+        }
     if (theta == INFINITY) return -1;
     for (int k = 0; k < n; k++)                    /* rows left within rounding of zero */
         if (s * a[k] > tol && xb[k] - theta * s * a[k] <= LEMKE_TIE * qs) {
