@@ -77,11 +77,12 @@ lcp_solve_fn lcp_solve_ldlt_dense;
 /* ref_cone.c (route `lemke-cone'; for the tests): the box-friction problem P (every friction
  * row lo = -hi, its normal row and every other row at lo = 0, hi = inf) as the LCP of its
  * friction cone in (z_N, b+, b-, s), solved by Lemke's method on a sparse basis
- * (lemke_lcp_sparse) on M + reg max_k M_kk I within the route's flop budget, the basis it ends
+ * (lemke_lcp_sparse) on M + reg max_k M_kk I within the route's flop budget (cover 1: the
+ * covering vector of q's negative part, the route's first try; 0: all ones), the basis it ends
  * on solved again on M itself, mapped back to z (m entries).  *pivots: Lemke's.  LCP_OK;
  * LCP_ERR_ARG when P's rows do not fit or the LCP has more than 20000 unknowns; otherwise
  * Lemke's status (LCP_PIVOT_CAP at the budget).  No final check: the route's Newton steps and
  * the driver's check follow. */
-lcp_status ref_cone_solve(const lcp_problem *P, double reg, double *z, long *pivots);
+lcp_status ref_cone_solve(const lcp_problem *P, double reg, int cover, double *z, long *pivots);
 
 #endif /* LDLT_REF_H */

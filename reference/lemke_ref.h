@@ -40,17 +40,18 @@ typedef struct lemke_stats {
 lcp_status lemke_lcp(int n, const double *M, const double *q, long max_pivots, double *z,
                      lemke_ray *ray, lemke_stats *st);
 
-/* lemke_lcp_sparse(n, Mp, Mi, Mx, q, max_pivots, max_work, z, st): the same method
+/* lemke_lcp_sparse(n, Mp, Mi, Mx, q, d, max_pivots, max_work, z, st): the same method
  * (lemke_sparse.c) on M sparse (CSC, n x n, no duplicate entries), the basis held as KLU's LU
- * of a past basis and the product form of its updates (no n x n array: any n).  max_work
+ * of a past basis and the product form of its updates (no n x n array: any n).  d: the
+ * covering vector (n entries, each > 0; NULL: all ones, lemke_lcp's path).  max_work
  * (> 0) caps the flops of its solves and factorisations (st->work), a cost gate that does not
  * depend on the machine.  Returns LCP_OK (z the solution, its complementary basis solved
  * anew), LCP_ERR_NO_SOLUTION (a secondary ray; no certificate is formed), LCP_PIVOT_CAP
  * (max_pivots or max_work reached), LCP_ERR_BREAKDOWN (a singular basis), LCP_ERR_NOMEM.
  * st->reinverts counts the refactorisations after the first. */
 lcp_status lemke_lcp_sparse(int n, const int *Mp, const int *Mi, const double *Mx,
-                            const double *q, long max_pivots, double max_work, double *z,
-                            lemke_stats *st);
+                            const double *q, const double *d, long max_pivots, double max_work,
+                            double *z, lemke_stats *st);
 
 /* lemke_sparse_basis(n, Mp, Mi, Mx, q, z): z's complementary basis solved anew on M (CSC):
  * M_ZZ z_Z = -q_Z for Z = {z_i > 0}, by KLU with refinement while it halves the residual;

@@ -6,8 +6,10 @@
  * z^T w = 0 (M sparse, CSC, any matrix), or LCP_ERR_NO_SOLUTION when the method ends on a
  * secondary ray (no certificate is formed here: the caller claims nothing from it).
  *
- * METHOD.  The method of lemke_lcp (lemke_ref.c) step for step: covering vector d = 1, z0
- * entering first at the most negative q_i, then the complement of each leaving variable,
+ * METHOD.  The method of lemke_lcp (lemke_ref.c) step for step: covering vector d = 1 (or
+ * the caller's d > 0: the path of LCP(q + z0 d) from z0 large to z0 = 0 then depends on d,
+ * the method's termination does not), z0 entering first at the most negative q_i / d_i,
+ * then the complement of each leaving variable,
  * the same lexicographic ratio test with the same tolerances (LEMKE_PIV, LEMKE_TIE), the same
  * drift check.  Only the basis is held otherwise: B = B0 E_1 ... E_t, with B0 factored by
  * KLU (BTF, AMD, partial pivoting) and E_s the identity with column p_s replaced by the
@@ -42,6 +44,7 @@ typedef struct lks {
     int n;
     const int *Mp, *Mi;
     const double *Mx, *q;
+    const double *d;    /* the covering vector, or NULL: all ones */
     double qs;          /* max(1, ||q||_inf) */
     int *bas;           /* n: basic variable of each position: w_i = i, z_j = n + j, z0 = 2n */
     double *xb;         /* n: basic values */
@@ -62,6 +65,12 @@ typedef struct lks {
     double work;        /* flops of the solves and factorisations so far */
 } lks;
 
+/* d_k, the covering vector's entry k */
+static inline double lks_d(const lks *L, int k)
+{
+    return L->d ? L->d[k] : 1.0;
+}
+
 /* t1 = column of variable v in [I, -M, -d] (dense) */
 static void lks_col(lks *L, int v, double *out)
 {
@@ -71,7 +80,7 @@ static void lks_col(lks *L, int v, double *out)
     else if (v < 2 * n)
         for (int e = L->Mp[v - n]; e < L->Mp[v - n + 1]; e++) out[L->Mi[e]] -= L->Mx[e];
     else
-        for (int k = 0; k < n; k++) out[k] = -1.0;
+        for (int k = 0; k < n; k++) out[k] = -lks_d(L, k);
 }
 
 /* x = B^-1 x in place (FTRAN) */
@@ -116,7 +125,7 @@ static double lks_drift(lks *L)
         else if (v < 2 * n)
             for (int e = L->Mp[v - n]; e < L->Mp[v - n + 1]; e++) L->t1[L->Mi[e]] += L->Mx[e] * x;
         else
-            for (int k = 0; k < n; k++) L->t1[k] += x;
+            for (int k = 0; k < n; k++) L->t1[k] += lks_d(L, k) * x;
     }
     double d = 0.0;
     for (int k = 0; k < n; k++) {
@@ -159,7 +168,7 @@ static lcp_status lks_refactor(lks *L)
         } else {
             for (int k = 0; k < n; k++) {
                 L->Bi[nz] = k;
-                L->Bx[nz++] = -1.0;
+                L->Bx[nz++] = -lks_d(L, k);
             }
         }
     }
@@ -307,13 +316,15 @@ lcp_status lemke_sparse_basis(int n, const int *Mp, const int *Mi, const double 
 }
 
 lcp_status lemke_lcp_sparse(int n, const int *Mp, const int *Mi, const double *Mx,
-                            const double *q, long max_pivots, double max_work, double *z,
-                            lemke_stats *stp)
+                            const double *q, const double *d, long max_pivots, double max_work,
+                            double *z, lemke_stats *stp)
 {
     lemke_stats st0;
     lemke_stats *st = stp ? stp : &st0;
     memset(st, 0, sizeof *st);
     if (n < 0 || (n > 0 && (!Mp || !q || !z))) return LCP_ERR_ARG;
+    for (int k = 0; d && k < n; k++)
+        if (!(d[k] > 0.0 && d[k] < INFINITY)) return LCP_ERR_ARG;
     lks L;
     memset(&L, 0, sizeof L);
     if (lemke_start(n, q, z, &max_pivots, &L.qs)) return LCP_OK;   /* z = 0 */
@@ -322,6 +333,7 @@ lcp_status lemke_lcp_sparse(int n, const int *Mp, const int *Mi, const double *M
     L.Mi = Mi;
     L.Mx = Mx;
     L.q = q;
+    L.d = d;
     klu_defaults(&L.c);
     size_t nn = (size_t)n;
     L.bas = lcp_malloc(nn, sizeof *L.bas);

@@ -25,15 +25,24 @@
  * "The Linear Complementarity Problem", 1992, section 3.8).
  *   METHOD.  M sparse (CSC; n = N + 3 T unknowns, at most REF_CONE_MAX_N), its diagonal
  * shifted by reg max_k M_kk (M + reg I is strictly copositive, so Lemke's method processes
- * it in exact arithmetic; unshifted, the dense runs on the 802-row pool and on fric3d-1
- * ended on uncertified rays after 17133 and 22624 pivots), reg = 1e-12 and, when that gives
- * no answer, 1e-9 (REF_CONE_REGS: with the dense basis, 1e-12 ended on a basis that is not
- * M's on fric3d-1 and 1e-9 on the pool; with the sparse basis 1e-12 answers both, and
- * trying it first saves the pool's 13058-pivot run at 1e-9), solved by lemke_lcp_sparse
- * (lemke_sparse.c: covering vector 1, lexicographic ratio test, KLU's LU of the basis and
- * its product-form updates: the path of lemke_lcp, pivot for pivot, without its dense n x n
- * inverse); its final basis is solved again on M itself (lemke_sparse_basis: the shift's
- * error removed when that basis is one of M's, kept when its natural residual is smaller);
+ * it in exact arithmetic, whatever the covering vector d > 0; unshifted, the dense runs on
+ * the 802-row pool and on fric3d-1 ended on uncertified rays after 17133 and 22624 pivots),
+ * solved by lemke_lcp_sparse (lemke_sparse.c: lexicographic ratio test, KLU's LU of the
+ * basis and its product-form updates, without lemke_lcp's dense n x n inverse).  The tries
+ * (REF_CONE_TRIES), each while the last gave no answer: reg = 1e-12 with the covering vector
+ * of q's negative part, d_k = max(0, -q_k) / max(1, ||q||_inf) + REF_CONE_COVER, within a
+ * quarter of the budget; then reg = 1e-12 and 1e-9 with d = 1 (lemke_lcp's path, pivot for
+ * pivot; with the dense basis 1e-12 ended on a basis that is not M's on fric3d-1 and 1e-9 on
+ * the pool, with the sparse one 1e-12 answers both).  With d = 1 the path of LCP(q + z0 d)
+ * brings the rows in in the order of q; with q's d every violated row reaches 0 at once at
+ * the start and the path shrinks the violations together: on the corpus's cases 9763
+ * pivots against 22624 (fric3d-1), 5850 against 17133 (the pool, mu 0.3), 12170 against
+ * 15262 (mu 1), 8194 against 16726 (spheres-step100), but 9773 against 4637 on fric2d-1
+ * (which the route does not reach: PGS then Newton answers it first) and past the quarter
+ * budget on the 4040-row fric2d-2 (`--full'; d = 1 answers it after); 51241 pivots against
+ * 82749 over eleven friction problems.  The final basis is solved again on M itself
+ * (lemke_sparse_basis: the shift's error removed when that basis is one of M's, kept when
+ * its natural residual is smaller);
  * z = (z_N, b+ - b-), projected on its coupled bounds (b+ - b- of an open contact came out
  * -4.7e-31 on fric3d-1, inside the oracle's rounding but outside [0, 0]), then goes to
  * semismooth Newton on the problem as given (ref_ssn.c, from that z and again from its last
@@ -56,10 +65,11 @@
  *
  * COST.  Lemke's pivots on the sparse basis (lemke_sparse.c): one KLU solve and the etas a
  * pivot, a refactorisation every few dozen to hundreds; the pivot count is the problem's
- * (about 11 n on the corpus's cases: 17133 pivots, 2.4e9 flops and about 4 s of CPU for
- * the 1604 unknowns of the 802-row pool; 22624 pivots, 1.8e10 flops and about 15 s for the
- * 2016 of fric3d-1), capped at REF_CONE_WORK flops a shift (the cost gate: about 6 minutes
- * here; a shift that reaches it ends the route, the next shift's path being as long); then
+ * and the covering vector's (about 4 to 5 n on the corpus's cases with q's: 5850 pivots and
+ * about 0.5 s of CPU for the 1604 unknowns of the 802-row pool, 9763 and about 2 s for the
+ * 2016 of fric3d-1; with d = 1 about 11 n), capped at REF_CONE_COVER_WORK flops for q's d
+ * and REF_CONE_WORK for each try with d = 1 (the cost gate: about 6 minutes here; a try
+ * with d = 1 that reaches it ends the route, the next shift's path being as long); then
  * Newton as in ref_ssn.c (a few sparse LUs).  One factorisation of A for the
  * semi-definiteness test.
  */
@@ -69,11 +79,18 @@
 #include <float.h>
 #include <string.h>
 
-#define REF_CONE_REGS {1e-12, 1e-9} /* Lemke on M + reg max_k M_kk I, each reg in turn
-                                       until one answers */
+#define REF_CONE_COVER 1e-6 /* the covering vector: d_k = max(0, -q_k) / max(1, ||q||_inf)
+                               + REF_CONE_COVER (1e-9 ended on uncertified rays on the pool
+                               and fric3d-1; 1e-8 to 1e-4 took about as many pivots) */
+#define REF_CONE_TRIES {{1e-12, 1}, {1e-12, 0}, {1e-9, 0}} /* Lemke on M + reg max_k M_kk I
+                                       with the covering vector of q (1) or all ones (0), in
+                                       turn until one answers */
 #define REF_CONE_MAX_N 20000 /* cone unknowns at most (N + 3 T) */
 #define REF_CONE_WORK 5e11 /* flops of Lemke's solves and factorisations at most, a shift:
                               fric3d-1 needs 1.8e10, fric2d-2 4.4e11 */
+#define REF_CONE_COVER_WORK (REF_CONE_WORK / 4) /* the budget of the try with q's covering
+                              vector: where its path is the longer one (fric2d-1: 9773 pivots
+                              against 4637), d = 1 still gets its own */
 #define REF_CONE_PSD 1e-10 /* A + REF_CONE_PSD diag(A) must factor with positive pivots */
 
 /* Whether the rows fit: the structure of the header; pos[i] = the unknown of row i (z_N
@@ -210,7 +227,16 @@ static double ref_cone_nat(int n, const int *Mp, const int *Mi, const double *Mx
     return r;
 }
 
-lcp_status ref_cone_solve(const lcp_problem *P, double reg, double *z, long *pivots)
+/* d: Lemke's covering vector for the cone LCP's q (n entries): the negative part of q,
+ * scaled, plus REF_CONE_COVER (so d > 0) */
+static void ref_cone_cover(size_t n, const double *qq, double *d)
+{
+    double qs = 1.0;
+    for (size_t k = 0; k < n; k++) qs = fmax(qs, fabs(qq[k]));
+    for (size_t k = 0; k < n; k++) d[k] = (qq[k] < 0.0 ? -qq[k] / qs : 0.0) + REF_CONE_COVER;
+}
+
+lcp_status ref_cone_solve(const lcp_problem *P, double reg, int cover, double *z, long *pivots)
 {
     int m = P->m, N = 0, T = 0;
     *pivots = 0;
@@ -229,7 +255,9 @@ lcp_status ref_cone_solve(const lcp_problem *P, double reg, double *z, long *piv
     if (st == LCP_OK) st = ref_cone_build(P, pos, N, T, reg, &Mp, &Mi, &Mx, qq);
     if (st == LCP_OK) {
         lemke_stats ls;
-        st = lemke_lcp_sparse((int)n, Mp, Mi, Mx, qq, 0, REF_CONE_WORK, x, &ls);
+        if (cover) ref_cone_cover(n, qq, t);            /* t: the covering vector here */
+        st = lemke_lcp_sparse((int)n, Mp, Mi, Mx, qq, cover ? t : NULL, 0,
+                              cover ? REF_CONE_COVER_WORK : REF_CONE_WORK, x, &ls);
         *pivots = ls.pivots;
     }
     if (st == LCP_OK) {                                 /* the basis on M itself: kept when */
@@ -286,13 +314,14 @@ lcp_status ref_cone(ref_ctx *C, double *z, int *solved)
     if (st != LCP_OK || !psd) return st;
     double *zc = lcp_malloc((size_t)m, sizeof *zc);
     if (!zc) return LCP_ERR_NOMEM;
-    static const double regs[] = REF_CONE_REGS;
-    for (int g = 0; g < (int)(sizeof regs / sizeof *regs) && st == LCP_OK && !*solved; g++) {
-        lcp_status sl = ref_cone_solve(C->P, regs[g], zc, &piv);
+    static const struct { double reg; int cover; } tries[] = REF_CONE_TRIES;
+    for (int g = 0; g < (int)(sizeof tries / sizeof *tries) && st == LCP_OK && !*solved; g++) {
+        lcp_status sl = ref_cone_solve(C->P, tries[g].reg, tries[g].cover, zc, &piv);
         C->pivots += piv;
         C->iterations++;
         if (sl == LCP_ERR_NOMEM) st = sl;
-        if (sl == LCP_PIVOT_CAP) break;                 /* the next shift's path is as long */
+        if (sl == LCP_PIVOT_CAP && !tries[g].cover) break; /* the next shift's path is as
+                                                              long (d = 1 goes on from q's d) */
         if (st != LCP_OK || sl != LCP_OK) continue;
         for (int i = 0; i < m; i++) {                   /* within the coupled bounds: b+ - b- */
             double lo, hi;                              /* of an open contact is 1e-31, not 0 */

@@ -520,7 +520,7 @@ static int sparse_agrees(int n, const double *M, const double *q, long cap, doub
     double *z1 = malloc(sizeof(double) * (size_t)n), *z2 = malloc(sizeof(double) * (size_t)n);
     lemke_stats s1, s2;
     lcp_status a = lemke_lcp(n, M, q, cap, z1, NULL, &s1);
-    lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, cap, 0.0, z2, &s2);
+    lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, NULL, cap, 0.0, z2, &s2);
     double d = 0.0;
     if (a == LCP_OK && b == LCP_OK)
         for (int i = 0; i < n; i++) d = fmax(d, fabs(z1[i] - z2[i]));
@@ -611,8 +611,9 @@ static void test_sparse(void)
                 double *Mx, *z = malloc(sizeof(double) * (size_t)n);
                 to_csc(n, M, &Mp, &Mi, &Mx);
                 lemke_stats full, capped;
-                lcp_status a = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.0, z, &full);
-                lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, 0, 0.25 * full.work, z, &capped);
+                lcp_status a = lemke_lcp_sparse(n, Mp, Mi, Mx, q, NULL, 0, 0.0, z, &full);
+                lcp_status b =
+                    lemke_lcp_sparse(n, Mp, Mi, Mx, q, NULL, 0, 0.25 * full.work, z, &capped);
                 ok(a == LCP_OK && b == LCP_PIVOT_CAP && capped.work > 0.25 * full.work &&
                    capped.pivots < full.pivots,
                    "lemke/sparse-work-cap (n 600: %.3g flops and %ld pivots uncapped; capped at "
@@ -633,6 +634,85 @@ static void test_sparse(void)
        "refactorisations, worst |dz| %.2g)", total, big, sparse_refactors, worst);
 }
 
+/* The covering vector (lemke_lcp_sparse's d): on P-matrices every d > 0 leads to the one
+ * solution, so the sparse basis with d log-uniform in [1e-6, 1] and with the cone route's d
+ * (q's negative part scaled, plus 1e-6) gives lemke_lcp's z (d = 1), by other paths (the
+ * pivots differ on more than a tenth of the problems: d is used); a d that is not
+ * positive is refused */
+static void test_cover(void)
+{
+    int good = 0, total = 0, other = 0;
+    double worst = 0.0;
+    for (int m = 1; m <= 8; m++)
+        for (int seed = 0; seed < 40; seed++)
+            for (int kind = 0; kind < 3; kind++) {
+                int n = kind == 2 ? 200 + 50 * (seed % 5) : m;   /* banded for kind 2 */
+                if (kind == 2 && m > 1) continue;
+                uint64_t s = 91000u + 1000u * (uint64_t)m + (uint64_t)seed;
+                size_t bytes = sizeof(double) * (size_t)n;
+                double *M = calloc((size_t)n * n, sizeof *M), *q = malloc(bytes);
+                double *d = malloc(bytes), *z1 = malloc(bytes), *z2 = malloc(bytes);
+                if (kind < 2) {
+                    mk_pmatrix(n, seed % 2, &s, M);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        M[(size_t)i * n + i] = 4.0 + tp_unif(&s);
+                        for (int k = 1; k <= 4 && i + k < n; k++) {
+                            double a = tp_unif(&s) - 0.5, b = 1.5 * (tp_unif(&s) - 0.5);
+                            M[(size_t)i * n + i + k] = a + b;
+                            M[(size_t)(i + k) * n + i] = a - b;
+                        }
+                    }
+                }
+                double qs = 1.0;
+                for (int i = 0; i < n; i++) {
+                    q[i] = 4.0 * tp_unif(&s) - 2.5;
+                    qs = fmax(qs, fabs(q[i]));
+                }
+                for (int i = 0; i < n; i++)
+                    d[i] = kind == 0 ? pow(10.0, -6.0 * tp_unif(&s))
+                                     : (q[i] < 0.0 ? -q[i] / qs : 0.0) + 1e-6;
+                int *Mp, *Mi;
+                double *Mx;
+                to_csc(n, M, &Mp, &Mi, &Mx);
+                lemke_stats s1, s2;
+                lcp_status a = lemke_lcp(n, M, q, 0, z1, NULL, &s1);
+                lcp_status b = lemke_lcp_sparse(n, Mp, Mi, Mx, q, d, 0, 0.0, z2, &s2);
+                double dz = 0.0;
+                for (int i = 0; a == LCP_OK && b == LCP_OK && i < n; i++)
+                    dz = fmax(dz, fabs(z1[i] - z2[i]));
+                dz /= fmax(1.0, inf_norm(z1, n));
+                worst = fmax(worst, dz);
+                int agree = a == LCP_OK && b == LCP_OK && dz <= 1e-10;
+                if (!agree)
+                    tap_diag("cover n=%d kind %d: dense %s, sparse with d %s, |dz| %.3g", n, kind,
+                             lcp_status_str(a), lcp_status_str(b), dz);
+                good += agree;
+                other += s1.pivots != s2.pivots;                /* d took another path */
+                total++;
+                if (m == 3 && seed == 0 && kind == 0) {            /* refused: d not > 0 */
+                    d[1] = 0.0;
+                    lcp_status c = lemke_lcp_sparse(n, Mp, Mi, Mx, q, d, 0, 0.0, z2, &s2);
+                    d[1] = -1.0;
+                    lcp_status e = lemke_lcp_sparse(n, Mp, Mi, Mx, q, d, 0, 0.0, z2, &s2);
+                    ok(c == LCP_ERR_ARG && e == LCP_ERR_ARG,
+                       "lemke/sparse-cover-refused (d_k = 0 and d_k < 0: %s, %s)",
+                       lcp_status_str(c), lcp_status_str(e));
+                }
+                free(Mp);
+                free(Mi);
+                free(Mx);
+                free(M);
+                free(q);
+                free(d);
+                free(z1);
+                free(z2);
+            }
+    ok(good == total && other > total / 10,
+       "lemke/sparse-cover (%d P-matrix LCPs, random and q's covering vectors: lemke_lcp's z, "
+       "worst |dz| %.2g; another number of pivots than d = 1 on %d)", total, worst, other);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--bench") == 0) return bench(atoi(argv[2]));
@@ -643,5 +723,6 @@ int main(int argc, char **argv)
     test_cycling();
     test_boxed();
     test_sparse();
+    test_cover();
     return tap_done();
 }
