@@ -541,7 +541,10 @@ static void md_extra(FILE *md, const spook *S)
             bench_md_row(md, 8, row);
         }
     fprintf(md, "\nRecovery: steps after the impact until the maximum penetration is back "
-                "below 2 x its level before the impact + 0.1 mm.\n\n## Box against cone "
+                "below 2 x its level before the impact + 0.1 mm.  z err at eps = 0: the "
+                "distance to the solution ldlt-ref found, not an error (rigid contacts with "
+                "friction: the solution need not be unique; results/README.md, "
+                "\"spook-pgs/\").\n\n## Box against cone "
                 "friction (scene slide: 4 contacts, v0 2 m/s at an angle to t1, mu 0.5)\n\n"
                 "Direction error: angle between the box solution's total friction impulse "
                 "(PGS to 1e-12) and the cone's (analytic: mu sum z_n against the sliding "
