@@ -509,6 +509,22 @@ static void to_csc(int n, const double *M, int **Mp, int **Mi, double **Mx)
     (*Mp)[n] = nz;
 }
 
+/* M (n x n, zeroed by the caller) = diag in [4, 5) plus a band of 4 with a skew part (a
+ * P-matrix: its symmetric part is diagonally dominant); q (when not NULL) in [-1.5, 0.5),
+ * each q_i drawn after row i's band */
+static void mk_banded(int n, uint64_t *s, double *M, double *q)
+{
+    for (int i = 0; i < n; i++) {
+        M[(size_t)i * n + i] = 4.0 + tp_unif(s);
+        for (int k = 1; k <= 4 && i + k < n; k++) {
+            double a = tp_unif(s) - 0.5, b = 1.5 * (tp_unif(s) - 0.5);
+            M[(size_t)i * n + i + k] = a + b;
+            M[(size_t)(i + k) * n + i] = a - b;
+        }
+        if (q) q[i] = 2.0 * tp_unif(s) - 1.5;
+    }
+}
+
 /* lemke_lcp_sparse (lemke_sparse.c) against lemke_lcp on one dense problem: the same status,
  * pivots and ties, and z within tol (relative to max(1, |z|)); 1 when they agree */
 static int sparse_agrees(int n, const double *M, const double *q, long cap, double tol,
@@ -595,15 +611,7 @@ static void test_sparse(void)
         for (int seed = 0; seed < 2; seed++) {         /* banded: M = B + diag, skewed band */
             uint64_t s = 77000u + (uint64_t)(n + seed);
             double *M = calloc((size_t)n * n, sizeof *M), *q = malloc(sizeof(double) * (size_t)n);
-            for (int i = 0; i < n; i++) {
-                M[(size_t)i * n + i] = 4.0 + tp_unif(&s);
-                for (int k = 1; k <= 4 && i + k < n; k++) {
-                    double a = tp_unif(&s) - 0.5, b = 1.5 * (tp_unif(&s) - 0.5);
-                    M[(size_t)i * n + i + k] = a + b;
-                    M[(size_t)(i + k) * n + i] = a - b;
-                }
-                q[i] = 2.0 * tp_unif(&s) - 1.5;
-            }
+            mk_banded(n, &s, M, q);
             agree += sparse_agrees(n, M, q, 0, 1e-10, &d, &piv);
             big = piv > big ? piv : big;
             if (n == 600 && seed == 0) {                /* the cost gate: a flop budget */
@@ -652,18 +660,8 @@ static void test_cover(void)
                 size_t bytes = sizeof(double) * (size_t)n;
                 double *M = calloc((size_t)n * n, sizeof *M), *q = malloc(bytes);
                 double *d = malloc(bytes), *z1 = malloc(bytes), *z2 = malloc(bytes);
-                if (kind < 2) {
-                    mk_pmatrix(n, seed % 2, &s, M);
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        M[(size_t)i * n + i] = 4.0 + tp_unif(&s);
-                        for (int k = 1; k <= 4 && i + k < n; k++) {
-                            double a = tp_unif(&s) - 0.5, b = 1.5 * (tp_unif(&s) - 0.5);
-                            M[(size_t)i * n + i + k] = a + b;
-                            M[(size_t)(i + k) * n + i] = a - b;
-                        }
-                    }
-                }
+                if (kind < 2) mk_pmatrix(n, seed % 2, &s, M);
+                else mk_banded(n, &s, M, NULL);
                 double qs = 1.0;
                 for (int i = 0; i < n; i++) {
                     q[i] = 4.0 * tp_unif(&s) - 2.5;
