@@ -80,8 +80,9 @@
 #include <string.h>
 
 #define REF_CONE_COVER 1e-6 /* the covering vector: d_k = max(0, -q_k) / max(1, ||q||_inf)
-                               + REF_CONE_COVER (1e-9 ended on uncertified rays on the pool
-                               and fric3d-1; 1e-8 to 1e-4 took about as many pivots) */
+                               + REF_CONE_COVER (1e-9 and 1e-12 gave no answer on the pool
+                               and fric3d-1: a secondary ray, the pivot cap, up to 1809
+                               lexicographic ties; 1e-8 to 1e-4 took about as many pivots) */
 #define REF_CONE_TRIES {{1e-12, 1}, {1e-12, 0}, {1e-9, 0}} /* Lemke on M + reg max_k M_kk I
                                        with the covering vector of q (1) or all ones (0), in
                                        turn until one answers */
