@@ -177,7 +177,7 @@ static lcp_status dz_alloc(dz *s, int m)
 /* ---- dense kernels: OpenBLAS from DZ_BLAS_MIN rows on (dot, axpy, gemv) and from
  * DZ_BLAS_TRSV rows on (the triangular solves), plain loops below.  OpenBLAS's fixed cost
  * per call, its buffer and its lock in dtrsv, is most of a solve of a few rows, and its
- * dtrsv took 1.5 to 2.6x the time of the four-row loops below at 16 to 128 rows (on an AMD
+ * dtrsv took 1.7 to 4.0x the time of the four-row loops below at 16 to 128 rows (on an AMD
  * EPYC; parity near 512 rows).  The loops sum in their own order, so answers can differ
  * from the BLAS path in the last bits, as they differ between BLAS builds ------------- */
 #define DZ_BLAS_MIN 32
